@@ -1,0 +1,18 @@
+//! # herald-engine
+//!
+//! The rules Herald referees, as pure values and state machines. Nothing in this crate reads a
+//! socket, a clock, a database or an operating-system random source: every die comes through the
+//! [`dice::RollSource`] trait, every decision through [`psiknight::Match::decide`], and every
+//! result goes out as [`psiknight::Event`] data. The bot crate drives it; tests drive it with
+//! scripted dice.
+//!
+//! - [`dice`]: the one trait every roll goes through, the seeded production generator and the
+//!   scripted source for tests.
+//! - [`notation`]: dice expressions for `/roll` (`1d100`, `4d6kh3`, `2d10!`), bounded and safe.
+//! - [`psiknight`]: the PsiKnight ruleset: knights, a [`psiknight::Match`] (Joust, then Swordplay),
+//!   the books and tournaments.
+#![deny(missing_docs)]
+
+pub mod dice;
+pub mod notation;
+pub mod psiknight;
