@@ -3,7 +3,9 @@
 //! project's rulings (R1, R2, ...; see `docs/rulings.md`).
 
 pub mod books;
+pub mod decision;
 pub mod knight;
 pub mod tournament;
 
+pub use decision::{BonusMode, Decision, Side};
 pub use knight::{KnightSheet, Monarch, NewKnight, PsiSkill, Rank, Skill, Style};
