@@ -1,0 +1,1 @@
+//! The one command grammar: every transport's text becomes a [`Command`].
