@@ -169,7 +169,8 @@ impl FromStr for PsiSkill {
             .ok_or_else(|| UnknownName {
                 kind: "psi skill",
                 word: s.to_string(),
-                expected: "apportation, cpk, hypercognition, mesmerism, telepathy, catapsi, negapsi",
+                expected:
+                    "apportation, cpk, hypercognition, mesmerism, telepathy, catapsi, negapsi",
             })
     }
 }
@@ -258,7 +259,9 @@ pub enum Style {
 }
 
 /// A knight's rank: unranked, or one of the four noble titles (R32).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Rank {
     /// A knight without a title.
@@ -414,7 +417,9 @@ pub enum CreationError {
     #[error("a knight's name may have at most {MAX_NAME_CHARS} characters; this one has {0}")]
     NameTooLong(usize),
     /// The name holds a character that is not a letter, digit, space, apostrophe, hyphen or period.
-    #[error("a knight's name may use letters, digits, spaces, ' - and . only; '{0}' is not allowed")]
+    #[error(
+        "a knight's name may use letters, digits, spaces, ' - and . only; '{0}' is not allowed"
+    )]
     NameCharacter(char),
     /// Not exactly three top skills.
     #[error("choose exactly three skills to start at 40; you chose {0}")]
@@ -490,7 +495,13 @@ impl NewKnight {
         }
         // Collapse inner runs of spaces so "Sir  Alan" and "Sir Alan" are one name.
         let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-        Ok(KnightSheet::new(name, self.style, self.monarch, skills, psi))
+        Ok(KnightSheet::new(
+            name,
+            self.style,
+            self.monarch,
+            skills,
+            psi,
+        ))
     }
 }
 
