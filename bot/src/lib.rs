@@ -3,6 +3,24 @@
 //! Herald, the chat bot that referees PsiKnight fights. The rules live in `herald-engine`; this
 //! crate holds everything with IO: transports, the command grammar, channel sessions, storage
 //! and configuration.
+//!
+//! A line of chat flows: transport → [`hub::Hub`] (parses it with [`command::parse`]) → the
+//! channel's [`session::Session`] actor → the engine → [`store::Store`] (one transaction) →
+//! [`render`] → back to the transport.
 #![deny(missing_docs)]
 
+pub mod app;
+pub mod cli;
+pub mod clock;
 pub mod command;
+pub mod config;
+pub mod desk;
+pub mod dice;
+pub mod export;
+pub mod fairness;
+pub mod hub;
+pub mod render;
+pub mod session;
+pub mod store;
+pub mod transport;
+pub mod verify;

@@ -371,7 +371,7 @@ impl Match {
             }
             MatchKind::Lists => match unhorsed {
                 [true, true] => match major {
-                    // R100: whoever can go on wins; if neither can, no one does.
+                    // R120: whoever can go on wins; if neither can, no one does.
                     [true, true] => self.finish(None, EndReason::MajorInjury, events),
                     [true, false] => {
                         self.finish(Some(Side::Challenged), EndReason::MajorInjury, events)

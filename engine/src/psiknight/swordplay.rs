@@ -15,7 +15,7 @@ use crate::dice::RollSource;
 pub const LUCK: i32 = 10;
 
 /// A roll-off that keeps tying this often is settled for the challenger, so that no source of
-/// dice can keep a match from going on (R101).
+/// dice can keep a match from going on (R121).
 const MAX_ROLL_OFF_TIES: u32 = 100;
 
 impl Match {

@@ -1,0 +1,140 @@
+//! The shared state of a running Herald: storage, configuration, the dice, and who is fighting.
+//! One `Arc<App>` is shared by every session and transport.
+
+use crate::config::Config;
+use crate::dice::DiceQueue;
+use crate::store::{Id, Store};
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use herald_engine::dice::{Seed, SeededDice};
+use herald_engine::psiknight::Event;
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Mutex;
+
+/// Shared state. Locks here are `std::sync::Mutex`es held only for short, synchronous work and
+/// never across an `.await`.
+pub struct App {
+    /// The books.
+    pub store: Store,
+    /// The configuration.
+    pub config: Config,
+    /// The realm's time zone (R25).
+    pub tz: Tz,
+    /// Dice queued by `@dice`, used before any generator.
+    pub queue: DiceQueue,
+    master: Mutex<SeededDice>,
+    busy: Mutex<HashMap<Id, String>>,
+    realms: Mutex<HashMap<String, Id>>,
+    events: Option<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl App {
+    /// Shared state over an open store. `seed` fixes every fight's dice (for scripts and tests);
+    /// without it the operating system provides one.
+    pub fn new(store: Store, config: Config, seed: Option<u64>) -> Result<App> {
+        let tz = config.timezone()?;
+        let master = match seed {
+            Some(n) => SeededDice::from_u64(n),
+            None => SeededDice::new(rand::random::<Seed>()),
+        };
+        Ok(App {
+            store,
+            config,
+            tz,
+            queue: DiceQueue::default(),
+            master: Mutex::new(master),
+            busy: Mutex::new(HashMap::new()),
+            realms: Mutex::new(HashMap::new()),
+            events: None,
+        })
+    }
+
+    /// Writes every engine event to `sink`, one JSON object per line (`--events`).
+    pub fn with_event_sink(mut self, sink: Box<dyn Write + Send>) -> App {
+        self.events = Some(Mutex::new(sink));
+        self
+    }
+
+    /// A fresh seed for a fight, or dice for `/roll`, from the realm's master stream.
+    pub fn next_seed(&self) -> Seed {
+        self.master
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .next_seed()
+    }
+
+    /// The realm's id, created on first use.
+    pub async fn realm(&self, name: &str) -> Result<Id> {
+        if let Some(&id) = self
+            .realms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+        {
+            return Ok(id);
+        }
+        let id = self.store.realm(name).await?;
+        self.realms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name.to_string(), id);
+        Ok(id)
+    }
+
+    /// The calendar day (YYYY-MM-DD) of `at` in the realm's time zone (R25).
+    pub fn day(&self, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.tz).format("%Y-%m-%d").to_string()
+    }
+
+    /// The calendar month (YYYY-MM) of `at` in the realm's time zone (R25).
+    pub fn month(&self, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.tz).format("%Y-%m").to_string()
+    }
+
+    /// Marks knights as fighting in `channel`; refuses (returning the channel) if one already is.
+    pub fn claim(&self, knights: &[Id], channel: &str) -> Result<(), (Id, String)> {
+        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        for k in knights {
+            if let Some(c) = busy.get(k) {
+                return Err((*k, c.clone()));
+            }
+        }
+        for &k in knights {
+            busy.insert(k, channel.to_string());
+        }
+        Ok(())
+    }
+
+    /// Where a knight is fighting, if anywhere.
+    pub fn fighting_in(&self, knight: Id) -> Option<String> {
+        self.busy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&knight)
+            .cloned()
+    }
+
+    /// Frees knights after their fight.
+    pub fn release(&self, knights: &[Id]) {
+        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        for k in knights {
+            busy.remove(k);
+        }
+    }
+
+    /// Writes events to the `--events` sink, if any, with knights by display name.
+    pub fn log_events(&self, events: &[Event], names: &[String; 2]) {
+        let Some(sink) = &self.events else { return };
+        let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+        for e in events {
+            if let Ok(line) = serde_json::to_string(&e.named(names)) {
+                if let Err(err) = writeln!(sink, "{line}") {
+                    tracing::warn!("cannot write an event: {err}");
+                }
+            }
+        }
+        let _ = sink.flush();
+    }
+}

@@ -1,0 +1,176 @@
+//! The command line: the contract of `DESIGN.md` ("Contract for the command line").
+
+use crate::app::App;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::hub::Hub;
+use crate::store::Store;
+use crate::transport::{console, script};
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Herald referees PsiKnight jousts and sword duels in chat rooms.
+#[derive(Debug, Parser)]
+#[command(name = "herald", version, about, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Cmd,
+}
+
+/// Options every subcommand takes.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Common {
+    /// The configuration file (admins, moderators, time zone, timeouts, transports).
+    #[arg(long, value_name = "PATH", global = true)]
+    pub config: Option<PathBuf>,
+    /// The SQLite database, instead of the configured one.
+    #[arg(long, value_name = "PATH", global = true)]
+    pub db: Option<PathBuf>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Cmd {
+    /// Starts every transport the configuration enables; with none, the console room.
+    Run {
+        #[command(flatten)]
+        /// The options every subcommand takes.
+        common: Common,
+    },
+    /// An interactive local room: `nick: text` speaks as nick.
+    Console {
+        #[command(flatten)]
+        /// The options every subcommand takes.
+        common: Common,
+        /// Fixes every die, for a reproducible session.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Replays a transcript (`-` for standard input) and prints the replies.
+    Script {
+        /// The transcript file, or `-`.
+        file: PathBuf,
+        #[command(flatten)]
+        /// The options every subcommand takes.
+        common: Common,
+        /// Fixes every die not given by `@dice`.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Writes every engine event, one JSON object per line.
+        #[arg(long, value_name = "PATH")]
+        events: Option<PathBuf>,
+    },
+    /// Replays a finished fight from the database and checks its logged outcome.
+    Verify {
+        /// The fight's number.
+        fight_id: i64,
+        #[command(flatten)]
+        /// The options every subcommand takes.
+        common: Common,
+    },
+    /// Writes the books as one JSON document to standard output.
+    Export {
+        #[command(flatten)]
+        /// The options every subcommand takes.
+        common: Common,
+    },
+}
+
+/// Parses the command line and runs it.
+pub fn run() -> Result<()> {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("HERALD_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(dispatch(cli.command))
+}
+
+fn config_and_db(common: &Common) -> Result<(Config, PathBuf)> {
+    let config = Config::load_or_default(common.config.as_deref())?;
+    let db = common
+        .db
+        .clone()
+        .unwrap_or_else(|| config.database.path.clone());
+    Ok((config, db))
+}
+
+async fn dispatch(cmd: Cmd) -> Result<()> {
+    match cmd {
+        Cmd::Run { common } => {
+            let (config, db) = config_and_db(&common)?;
+            run_console(config, &db, None).await
+        }
+        Cmd::Console { common, seed } => {
+            let (config, db) = config_and_db(&common)?;
+            run_console(config, &db, seed).await
+        }
+        Cmd::Script {
+            file,
+            common,
+            seed,
+            events,
+        } => {
+            let config = Config::load_or_default(common.config.as_deref())?;
+            let transcript = if file == Path::new("-") {
+                std::io::read_to_string(std::io::stdin())
+                    .context("cannot read the transcript from standard input")?
+            } else {
+                std::fs::read_to_string(&file)
+                    .with_context(|| format!("cannot read the transcript {}", file.display()))?
+            };
+            let store = match &common.db {
+                Some(path) => Store::open(path).await?,
+                None => Store::open_memory().await?,
+            };
+            let mut app = App::new(store, config, Some(seed.unwrap_or(0)))?;
+            if let Some(path) = events {
+                let file = std::fs::File::create(&path)
+                    .with_context(|| format!("cannot write the events to {}", path.display()))?;
+                app = app.with_event_sink(Box::new(std::io::BufWriter::new(file)));
+            }
+            let prefixes = app.config.console.prefixes.clone();
+            let clock = Arc::new(Clock::manual(chrono::Utc::now()));
+            let hub = Hub::manual(Arc::new(app), clock, prefixes);
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            script::run(&hub, &transcript, &mut out).await
+        }
+        Cmd::Verify { fight_id, common } => {
+            let (_, db) = config_and_db(&common)?;
+            let store = Store::open(&db).await?;
+            let report = crate::verify::verify(&store, fight_id).await?;
+            println!("{}", report.message);
+            if report.ok {
+                Ok(())
+            } else {
+                anyhow::bail!("fight #{fight_id} does not verify")
+            }
+        }
+        Cmd::Export { common } => {
+            let (_, db) = config_and_db(&common)?;
+            let store = Store::open(&db).await?;
+            let doc = crate::export::export(&store).await?;
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+            Ok(())
+        }
+    }
+}
+
+async fn run_console(config: Config, db: &Path, seed: Option<u64>) -> Result<()> {
+    let store = Store::open(db).await?;
+    let channel = config.console.channel.clone();
+    let nick = config.console.nick.clone();
+    let prefixes = config.console.prefixes.clone();
+    let app = Arc::new(App::new(store, config, seed)?);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let hub = Hub::live(app, Arc::new(Clock::live()), prefixes, tx);
+    console::run(&hub, &channel, &nick, rx).await
+}

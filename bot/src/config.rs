@@ -1,0 +1,242 @@
+//! Configuration: one TOML file, every key optional with a sensible default. Secrets (the
+//! Discord token) come from the environment, never from the file.
+
+use anyhow::{bail, Context, Result};
+use chrono_tz::Tz;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The whole configuration file. See `config.example.toml` for every key, commented.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Days, months and decision timeouts.
+    pub realm: RealmConfig,
+    /// Where the books are kept.
+    pub database: DatabaseConfig,
+    /// The local console room.
+    pub console: ConsoleConfig,
+    /// The IRC transport; it runs when this section is present.
+    pub irc: Option<IrcConfig>,
+    /// The Discord transport; it runs when this section is present.
+    pub discord: Option<DiscordConfig>,
+    /// Who may run tournaments and edit the books.
+    pub permissions: Permissions,
+}
+
+/// `[realm]`
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RealmConfig {
+    /// The IANA time zone whose calendar days and months count for the practice rules (R25).
+    pub timezone: String,
+    /// Seconds a fighter has for a decision before the engine's default is taken.
+    pub decision_timeout_secs: u64,
+    /// Seconds a challenge stays open before it lapses.
+    pub challenge_timeout_secs: u64,
+}
+
+impl Default for RealmConfig {
+    fn default() -> Self {
+        RealmConfig {
+            timezone: "UTC".into(),
+            decision_timeout_secs: 120,
+            challenge_timeout_secs: 300,
+        }
+    }
+}
+
+/// `[database]`
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// The SQLite file; created with its schema if missing.
+    pub path: PathBuf,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        DatabaseConfig {
+            path: PathBuf::from("herald.db"),
+        }
+    }
+}
+
+/// `[console]`
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConsoleConfig {
+    /// The channel the console room speaks in.
+    pub channel: String,
+    /// The speaker of lines without a `nick:` prefix before anyone has spoken.
+    pub nick: String,
+    /// Command prefixes.
+    pub prefixes: Vec<char>,
+}
+
+impl Default for ConsoleConfig {
+    fn default() -> Self {
+        ConsoleConfig {
+            channel: "#lists".into(),
+            nick: "player".into(),
+            prefixes: vec!['/', '!'],
+        }
+    }
+}
+
+/// `[irc]`
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IrcConfig {
+    /// Server host name or address.
+    pub server: String,
+    /// Server port.
+    pub port: u16,
+    /// Whether to speak TLS.
+    pub tls: bool,
+    /// Herald's nick.
+    pub nick: String,
+    /// Channels to join.
+    pub channels: Vec<String>,
+    /// The command prefix (IRC clients eat `/`).
+    pub prefix: String,
+}
+
+impl Default for IrcConfig {
+    fn default() -> Self {
+        IrcConfig {
+            server: "127.0.0.1".into(),
+            port: 6667,
+            tls: false,
+            nick: "herald".into(),
+            channels: vec!["#lists".into()],
+            prefix: "!".into(),
+        }
+    }
+}
+
+/// `[discord]`
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiscordConfig {
+    /// The environment variable that holds the bot token.
+    pub token_env: String,
+    /// Register slash commands to these guilds only (for development).
+    pub guild_ids: Vec<u64>,
+    /// A REST base URL instead of discord.com.
+    pub proxy: String,
+}
+
+impl Default for DiscordConfig {
+    fn default() -> Self {
+        DiscordConfig {
+            token_env: "DISCORD_TOKEN".into(),
+            guild_ids: Vec::new(),
+            proxy: String::new(),
+        }
+    }
+}
+
+/// `[permissions]`
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Permissions {
+    /// User names (console, script, IRC) or Discord user ids who edit the books.
+    pub admins: Vec<String>,
+    /// User names or ids who run tournaments.
+    pub moderators: Vec<String>,
+    /// Discord roles whose members are moderators.
+    pub moderator_roles: Vec<String>,
+}
+
+impl Permissions {
+    /// Whether `user` is an admin (case-insensitive for names).
+    pub fn is_admin(&self, user: &str) -> bool {
+        self.admins.iter().any(|a| a.eq_ignore_ascii_case(user))
+    }
+
+    /// Whether `user` is a moderator; admins are moderators too.
+    pub fn is_moderator(&self, user: &str) -> bool {
+        self.is_admin(user) || self.moderators.iter().any(|m| m.eq_ignore_ascii_case(user))
+    }
+}
+
+impl Config {
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the configuration file {}", path.display()))?;
+        let config: Config = toml::from_str(&text)
+            .with_context(|| format!("{} is not a valid configuration", path.display()))?;
+        config.check()?;
+        Ok(config)
+    }
+
+    /// The configuration at `path` if given, else the defaults.
+    pub fn load_or_default(path: Option<&Path>) -> Result<Config> {
+        match path {
+            Some(p) => Config::load(p),
+            None => Ok(Config::default()),
+        }
+    }
+
+    /// Checks what serde cannot: the time zone and the timeouts.
+    pub fn check(&self) -> Result<()> {
+        self.timezone()?;
+        if self.realm.decision_timeout_secs == 0 {
+            bail!("[realm] decision_timeout_secs must be at least 1");
+        }
+        if self.console.prefixes.is_empty() {
+            bail!("[console] prefixes must name at least one character");
+        }
+        Ok(())
+    }
+
+    /// The realm's time zone (R25).
+    pub fn timezone(&self) -> Result<Tz> {
+        self.realm.timezone.parse::<Tz>().map_err(|_| {
+            anyhow::anyhow!(
+                "[realm] timezone '{}' is not an IANA time zone such as \"UTC\" or \"Europe/Paris\"",
+                self.realm.timezone
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_example_configuration_parses() {
+        let text = include_str!("../../config.example.toml");
+        let config: Config = toml::from_str(text).expect("config.example.toml parses");
+        config.check().expect("config.example.toml is valid");
+        assert_eq!(config.realm.timezone, "UTC");
+        assert_eq!(config.realm.decision_timeout_secs, 120);
+        assert_eq!(config.irc.as_ref().map(|i| i.prefix.as_str()), Some("!"));
+        assert!(config.permissions.is_admin("alice"));
+        assert!(config.permissions.is_moderator("bob"));
+        assert!(config.permissions.is_moderator("Alice"));
+        assert!(!config.permissions.is_moderator("carol"));
+    }
+
+    #[test]
+    fn an_empty_file_is_all_defaults() {
+        let config: Config = toml::from_str("").unwrap();
+        assert!(config.irc.is_none() && config.discord.is_none());
+        assert_eq!(config.database.path, PathBuf::from("herald.db"));
+    }
+
+    #[test]
+    fn a_bad_time_zone_is_refused_with_the_reason() {
+        let config: Config = toml::from_str("[realm]\ntimezone = \"Mars/Olympus\"").unwrap();
+        let err = config.check().unwrap_err().to_string();
+        assert!(err.contains("Mars/Olympus"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_key_is_refused() {
+        assert!(toml::from_str::<Config>("[realm]\ntimezon = \"UTC\"").is_err());
+    }
+}

@@ -1,0 +1,172 @@
+//! The herald's desk: every command that is not a move in a fight. Knights, Honor, dice rolls,
+//! help.
+
+use crate::app::App;
+use crate::command::{help, Command};
+use crate::dice::FightDice;
+use crate::session::Lines;
+use crate::store::{Balance, Id, KnightRecord, StoreError};
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use herald_engine::dice::SeededDice;
+use herald_engine::notation;
+use herald_engine::psiknight::NewKnight;
+
+/// Half points as players read them: "1.5", "2", "-0.5".
+pub fn points(halves: i64) -> String {
+    if halves % 2 == 0 {
+        format!("{}", halves / 2)
+    } else {
+        format!(
+            "{}{}.5",
+            if halves < 0 { "-" } else { "" },
+            (halves / 2).abs()
+        )
+    }
+}
+
+/// Handles a command that needs no fight.
+pub async fn handle(
+    app: &App,
+    realm: Id,
+    user: &str,
+    command: Command,
+    now: DateTime<Utc>,
+) -> Result<Lines> {
+    match command {
+        Command::CreateKnight(choices) => create(app, realm, user, choices.into(), now).await,
+        Command::Knight { name } => {
+            let Some(k) = find(app, realm, user, name.as_deref()).await? else {
+                return Ok(vec![not_found(user, name.as_deref())]);
+            };
+            let balance = app.store.balance(k.id).await?;
+            Ok(vec![sheet(&k, balance)])
+        }
+        Command::Honor { name } => {
+            let Some(k) = find(app, realm, user, name.as_deref()).await? else {
+                return Ok(vec![not_found(user, name.as_deref())]);
+            };
+            let balance = app.store.balance(k.id).await?;
+            Ok(vec![honor(&k, balance)])
+        }
+        Command::Roll { expr } => Ok(vec![roll(app, user, &expr)]),
+        Command::Help { topic } => Ok(help(topic.as_deref(), '/')),
+        other => Ok(vec![format!(
+            "/{} is not available yet in this version of Herald. See /help for what is.",
+            other.name()
+        )]),
+    }
+}
+
+async fn create(
+    app: &App,
+    realm: Id,
+    user: &str,
+    choices: NewKnight,
+    now: DateTime<Utc>,
+) -> Result<Lines> {
+    let sheet = match choices.create() {
+        Ok(sheet) => sheet,
+        Err(e) => {
+            return Ok(vec![format!(
+                "Cannot create that knight: {e} (R3). Usage: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N[,SKILL:N...] --monarch MONARCH [--dame]"
+            )])
+        }
+    };
+    match app.store.create_knight(realm, user, &sheet, now).await {
+        Ok(k) => Ok(vec![format!(
+            "{} is dubbed, sworn to {}. {}",
+            k.styled(),
+            k.sheet.monarch.full_name(),
+            skills_line(&k)
+        )]),
+        Err(e @ (StoreError::NameTaken(_) | StoreError::HasKnight(_))) => {
+            Ok(vec![format!("Cannot create that knight: {e}.")])
+        }
+        Err(StoreError::Db(e)) => Err(e.into()),
+    }
+}
+
+async fn find(
+    app: &App,
+    realm: Id,
+    user: &str,
+    name: Option<&str>,
+) -> Result<Option<KnightRecord>> {
+    match name {
+        None => app.store.knight_of(realm, user).await,
+        Some(n) => match app.store.knight_named(realm, n).await? {
+            Some(k) => Ok(Some(k)),
+            None => app.store.knight_of(realm, n.trim_start_matches('@')).await,
+        },
+    }
+}
+
+fn not_found(user: &str, name: Option<&str>) -> String {
+    match name {
+        None => format!("{user}, you have no knight yet. Create one: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N --monarch MONARCH"),
+        Some(n) => format!("No knight or player named '{n}' here. Usage: /knight [NAME]"),
+    }
+}
+
+fn skills_line(k: &KnightRecord) -> String {
+    let fighting: Vec<String> = k
+        .sheet
+        .skills()
+        .map(|(s, v)| format!("{} {v}", s.title()))
+        .collect();
+    let psi: Vec<String> = k
+        .sheet
+        .psi_skills()
+        .map(|(s, v)| format!("{} {v}", s.title()))
+        .collect();
+    format!("{}; psi: {}.", fighting.join(", "), psi.join(", "))
+}
+
+fn sheet(k: &KnightRecord, b: Balance) -> String {
+    format!(
+        "{} ({}), sworn to {}: {} {}",
+        k.styled(),
+        k.owner,
+        k.sheet.monarch.full_name(),
+        skills_line(k),
+        standing(k, b)
+    )
+}
+
+fn standing(k: &KnightRecord, b: Balance) -> String {
+    format!(
+        "{} HP, {} PP, {}.",
+        points(b.hp_halves),
+        points(b.pp_halves),
+        if k.landed { "landed" } else { "unlanded" }
+    )
+}
+
+fn honor(k: &KnightRecord, b: Balance) -> String {
+    format!("{}: {}", k.styled(), standing(k, b))
+}
+
+/// `/roll`: anyone, any time; the `@dice` queue first, then fresh dice from the realm's stream.
+fn roll(app: &App, user: &str, expr: &str) -> String {
+    let mut rng = SeededDice::new(app.next_seed());
+    let mut dice = FightDice::new(&mut rng, &app.queue);
+    match notation::roll(expr, &mut dice) {
+        Ok(rolled) => format!("{user} rolls {rolled}"),
+        Err(e) => format!("Cannot roll '{expr}': {e}. Usage: /roll EXPR, e.g. /roll 100, /roll 2d6+3, /roll 4d6kh3"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_points_read_as_numbers() {
+        assert_eq!(points(0), "0");
+        assert_eq!(points(2), "1");
+        assert_eq!(points(3), "1.5");
+        assert_eq!(points(-1), "-0.5");
+        assert_eq!(points(-3), "-1.5");
+    }
+}

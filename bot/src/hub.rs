@@ -1,0 +1,303 @@
+//! The hub: routes each incoming line to its channel's session actor, one tokio task per active
+//! channel, so a channel's commands are handled in order while channels run in parallel.
+
+use crate::app::App;
+use crate::clock::Clock;
+use crate::command::{parse, Command};
+use crate::session::{Lines, Session};
+use crate::store::OpenFight;
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{mpsc, oneshot};
+
+/// A line of chat from a transport.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Incoming {
+    /// The realm: the IRC network, the Discord guild, or `local` for console and scripts.
+    pub realm: String,
+    /// The channel (or the user's name for a private message).
+    pub channel: String,
+    /// Who spoke.
+    pub user: String,
+    /// What they said.
+    pub text: String,
+}
+
+/// A line for a channel, from a timeout rather than in answer to a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    /// The realm.
+    pub realm: String,
+    /// The channel.
+    pub channel: String,
+    /// The text.
+    pub text: String,
+}
+
+enum Msg {
+    Command {
+        user: String,
+        command: Command,
+        reply: oneshot::Sender<Lines>,
+    },
+    Fire {
+        reply: oneshot::Sender<Lines>,
+    },
+    Deadline {
+        reply: oneshot::Sender<Option<DateTime<Utc>>>,
+    },
+    Restore {
+        fight: Box<OpenFight>,
+        styled: [String; 2],
+        reply: oneshot::Sender<Lines>,
+    },
+}
+
+type Key = (String, String);
+
+/// Routes lines to session actors.
+pub struct Hub {
+    app: Arc<App>,
+    clock: Arc<Clock>,
+    prefixes: Vec<char>,
+    sessions: Mutex<HashMap<Key, mpsc::Sender<Msg>>>,
+    /// Where live timeouts speak; `None` when deadlines are fired by hand (transcripts).
+    outbox: Option<mpsc::UnboundedSender<Outgoing>>,
+}
+
+const MAILBOX: usize = 64;
+
+impl Hub {
+    /// A hub whose sessions fire their own deadlines on `clock` and speak through `outbox`.
+    pub fn live(
+        app: Arc<App>,
+        clock: Arc<Clock>,
+        prefixes: Vec<char>,
+        outbox: mpsc::UnboundedSender<Outgoing>,
+    ) -> Hub {
+        Hub {
+            app,
+            clock,
+            prefixes,
+            sessions: Mutex::new(HashMap::new()),
+            outbox: Some(outbox),
+        }
+    }
+
+    /// A hub whose deadlines fire only through [`Hub::advance`] (transcripts).
+    pub fn manual(app: Arc<App>, clock: Arc<Clock>, prefixes: Vec<char>) -> Hub {
+        Hub {
+            app,
+            clock,
+            prefixes,
+            sessions: Mutex::new(HashMap::new()),
+            outbox: None,
+        }
+    }
+
+    /// The shared state.
+    pub fn app(&self) -> &Arc<App> {
+        &self.app
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Arc<Clock> {
+        &self.clock
+    }
+
+    async fn session(&self, realm: &str, channel: &str) -> Result<mpsc::Sender<Msg>> {
+        let key = (realm.to_string(), channel.to_string());
+        if let Some(tx) = self
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            if !tx.is_closed() {
+                return Ok(tx.clone());
+            }
+        }
+        let realm_id = self.app.realm(realm).await?;
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = sessions.get(&key).filter(|tx| !tx.is_closed()) {
+            return Ok(tx.clone());
+        }
+        let (tx, rx) = mpsc::channel(MAILBOX);
+        let session = Session::new(self.app.clone(), realm_id, channel);
+        let timers = self
+            .outbox
+            .clone()
+            .map(|out| (self.clock.clone(), out, realm.to_string()));
+        tokio::spawn(actor(session, rx, self.clock.clone(), timers));
+        sessions.insert(key, tx.clone());
+        Ok(tx)
+    }
+
+    /// Handles one line of chat; returns the replies for its channel (none for ordinary chat).
+    pub async fn handle(&self, incoming: &Incoming) -> Lines {
+        let command = match parse(&incoming.text, &self.prefixes) {
+            None => return Vec::new(),
+            Some(Err(e)) => return vec![e.to_string()],
+            Some(Ok(c)) => c,
+        };
+        let (reply, answer) = oneshot::channel();
+        let msg = Msg::Command {
+            user: incoming.user.clone(),
+            command,
+            reply,
+        };
+        self.ask(&incoming.realm, &incoming.channel, msg, answer)
+            .await
+    }
+
+    async fn ask<T: Default>(
+        &self,
+        realm: &str,
+        channel: &str,
+        msg: Msg,
+        answer: oneshot::Receiver<T>,
+    ) -> T {
+        let sent = match self.session(realm, channel).await {
+            Ok(tx) => tx.send(msg).await.is_ok(),
+            Err(e) => {
+                tracing::error!("cannot open a session for {channel}: {e:#}");
+                false
+            }
+        };
+        if !sent {
+            return T::default();
+        }
+        answer.await.unwrap_or_default()
+    }
+
+    /// Restores every unfinished fight of `realm` from the books, each in its channel.
+    pub async fn restore(&self, realm: &str) -> Result<Vec<Outgoing>> {
+        let realm_id = self.app.realm(realm).await?;
+        let mut out = Vec::new();
+        for fight in self.app.store.open_fights(realm_id).await? {
+            let mut styled = [String::new(), String::new()];
+            for (i, id) in fight.knights.iter().enumerate() {
+                styled[i] = match self.app.store.knight(*id).await? {
+                    Some(k) => k.styled(),
+                    None => fight.setup.knights[i].styled(),
+                };
+            }
+            let channel = fight.channel.clone();
+            let (reply, answer) = oneshot::channel();
+            let msg = Msg::Restore {
+                fight: Box::new(fight),
+                styled,
+                reply,
+            };
+            for text in self.ask(realm, &channel, msg, answer).await {
+                out.push(Outgoing {
+                    realm: realm.to_string(),
+                    channel: channel.clone(),
+                    text,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Advances a manual clock to `to`, firing in order every deadline that falls due on the
+    /// way, including those the firing itself creates. Returns what they said.
+    pub async fn advance(&self, to: DateTime<Utc>) -> Vec<Outgoing> {
+        let mut out = Vec::new();
+        // Each firing moves its session's deadline forward by at least a second, so this ends;
+        // the bound only guards against a session that would not.
+        for _ in 0..100_000 {
+            let mut earliest: Option<(DateTime<Utc>, Key)> = None;
+            let keys: Vec<Key> = self
+                .sessions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .keys()
+                .cloned()
+                .collect();
+            for key in keys {
+                let (reply, answer) = oneshot::channel();
+                if let Some(d) = self
+                    .ask(&key.0, &key.1, Msg::Deadline { reply }, answer)
+                    .await
+                {
+                    if d <= to && earliest.as_ref().is_none_or(|(e, _)| d < *e) {
+                        earliest = Some((d, key));
+                    }
+                }
+            }
+            let Some((at, key)) = earliest else { break };
+            if at > self.clock.now() {
+                self.clock.set(at);
+            }
+            let (reply, answer) = oneshot::channel();
+            for text in self.ask(&key.0, &key.1, Msg::Fire { reply }, answer).await {
+                out.push(Outgoing {
+                    realm: key.0.clone(),
+                    channel: key.1.clone(),
+                    text,
+                });
+            }
+        }
+        if to > self.clock.now() {
+            self.clock.set(to);
+        }
+        out
+    }
+}
+
+async fn actor(
+    mut session: Session,
+    mut rx: mpsc::Receiver<Msg>,
+    clock: Arc<Clock>,
+    timers: Option<(Arc<Clock>, mpsc::UnboundedSender<Outgoing>, String)>,
+) {
+    loop {
+        let wake = match (&timers, session.next_deadline()) {
+            (Some((clock, _, _)), Some(d)) => clock.instant_at(d),
+            _ => None,
+        };
+        let sleep = async {
+            match wake {
+                Some(w) => tokio::time::sleep_until(w).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            msg = rx.recv() => {
+                let Some(msg) = msg else { break };
+                let now = clock.now();
+                match msg {
+                    Msg::Command { user, command, reply } => {
+                        let _ = reply.send(session.handle(&user, command, now).await);
+                    }
+                    Msg::Fire { reply } => {
+                        let _ = reply.send(session.on_deadline(now).await);
+                    }
+                    Msg::Deadline { reply } => {
+                        let _ = reply.send(session.next_deadline());
+                    }
+                    Msg::Restore { fight, styled, reply } => {
+                        let lines = match session.restore(*fight, styled, now) {
+                            Ok(lines) => lines,
+                            Err(e) => {
+                                tracing::error!("cannot restore a fight: {e:#}");
+                                vec![format!("A fight here could not be restored: {e}")]
+                            }
+                        };
+                        let _ = reply.send(lines);
+                    }
+                }
+            }
+            () = sleep => {
+                if let Some((clock, out, realm)) = &timers {
+                    for text in session.on_deadline(clock.now()).await {
+                        let _ = out.send(Outgoing { realm: realm.clone(), channel: session.channel().to_string(), text });
+                    }
+                }
+            }
+        }
+    }
+}

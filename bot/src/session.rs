@@ -1,0 +1,736 @@
+//! A channel's session: its open challenge and its fight, driven by commands and deadlines.
+//!
+//! A session never reads a clock: `now` comes with every call, from the transport's clock (the
+//! wall clock live, the transcript's `@clock` in scripts). It never rolls a die of its own: a
+//! fight's dice are its seeded stream behind the `@dice` queue. Every change to the books is one
+//! transaction in [`crate::store`]; if it fails, the fight in memory is put back as it was.
+
+use crate::app::App;
+use crate::command::Command;
+use crate::dice::{FightDice, ReplayDice};
+use crate::fairness::seed_hash;
+use crate::render::{narrate, prompt_line, Names};
+use crate::store::{AwardRow, Id, KnightRecord, NewFight, OpenFight, Step};
+use anyhow::Result;
+use chrono::{DateTime, Duration, Utc};
+use herald_engine::dice::SeededDice;
+use herald_engine::psiknight::{
+    Decision, Match, MatchKind, MatchSetup, Opening, PromptKind, PsiSkill, RuleError, Side,
+};
+use std::sync::Arc;
+
+/// An open challenge, waiting for `/accept`.
+#[derive(Clone, Debug)]
+struct Challenge {
+    knights: [KnightRecord; 2],
+    users: [String; 2],
+    armed: [Option<PsiSkill>; 2],
+    deadline: DateTime<Utc>,
+}
+
+/// A fight in progress.
+struct Live {
+    id: Id,
+    m: Match,
+    rng: SeededDice,
+    seed: [u8; 32],
+    knights: [Id; 2],
+    users: [String; 2],
+    /// "Dame Dara", for narration.
+    styled: Names,
+    /// "Dara", for events.
+    plain: Names,
+    recorded: bool,
+    seq: i64,
+    deadline: DateTime<Utc>,
+}
+
+/// One channel's state.
+pub struct Session {
+    app: Arc<App>,
+    realm: Id,
+    channel: String,
+    challenge: Option<Challenge>,
+    fight: Option<Live>,
+}
+
+/// What a session answers: lines for the channel.
+pub type Lines = Vec<String>;
+
+const SORRY: &str =
+    "Herald could not write the books just now; nothing was changed. Please try again.";
+
+impl Session {
+    /// An idle session for a channel of a realm.
+    pub fn new(app: Arc<App>, realm: Id, channel: &str) -> Session {
+        Session {
+            app,
+            realm,
+            channel: channel.to_string(),
+            challenge: None,
+            fight: None,
+        }
+    }
+
+    /// The channel.
+    pub fn channel(&self) -> &str {
+        &self.channel
+    }
+
+    /// When this session next needs [`Session::on_deadline`], if ever.
+    pub fn next_deadline(&self) -> Option<DateTime<Utc>> {
+        match (&self.fight, &self.challenge) {
+            (Some(f), _) => Some(f.deadline),
+            (None, Some(c)) => Some(c.deadline),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether a fight is in progress here.
+    pub fn has_fight(&self) -> bool {
+        self.fight.is_some()
+    }
+
+    fn timeout(&self) -> Duration {
+        Duration::seconds(
+            self.app
+                .config
+                .realm
+                .decision_timeout_secs
+                .min(i64::MAX as u64) as i64,
+        )
+    }
+
+    /// Handles one command from `user`.
+    pub async fn handle(&mut self, user: &str, command: Command, now: DateTime<Utc>) -> Lines {
+        match self.dispatch(user, command, now).await {
+            Ok(lines) => lines,
+            Err(err) => {
+                tracing::error!(channel = %self.channel, "{err:#}");
+                vec![SORRY.to_string()]
+            }
+        }
+    }
+
+    async fn dispatch(
+        &mut self,
+        user: &str,
+        command: Command,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        match command {
+            Command::Joust { target } => self.joust(user, &target, now).await,
+            Command::Accept => self.accept(user, now).await,
+            Command::Decline => self.decline(user, now).await,
+            Command::Decide(decision) => self.decide(user, decision, now).await,
+            Command::Status => Ok(self.status(now)),
+            other => crate::desk::handle(&self.app, self.realm, user, other, now).await,
+        }
+    }
+
+    async fn joust(&mut self, user: &str, target: &str, now: DateTime<Utc>) -> Result<Lines> {
+        if let Some(f) = &self.fight {
+            return Ok(vec![format!(
+                "A fight is on in {}: {} vs {}. Wait for it to end, or challenge in another channel.",
+                self.channel, f.styled[0], f.styled[1]
+            )]);
+        }
+        if let Some(c) = &self.challenge {
+            return Ok(vec![format!(
+                "{} has challenged {} here; wait for /accept or /decline.",
+                c.knights[0].styled(),
+                c.knights[1].styled()
+            )]);
+        }
+        let store = &self.app.store;
+        let Some(mine) = store.knight_of(self.realm, user).await? else {
+            return Ok(vec![format!(
+                "{user}, you have no knight yet. Create one: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N --monarch MONARCH"
+            )]);
+        };
+        let target = target.trim().trim_start_matches('@');
+        let theirs = match store.knight_of(self.realm, target).await? {
+            Some(k) => k,
+            None => match store.knight_named(self.realm, target).await? {
+                Some(k) => k,
+                None => {
+                    return Ok(vec![format!(
+                        "No knight or player named '{target}' here. Usage: /joust TARGET (a player's nick or a knight's name)"
+                    )])
+                }
+            },
+        };
+        if theirs.id == mine.id {
+            return Ok(vec![
+                "A knight cannot joust against themself. Usage: /joust TARGET".into(),
+            ]);
+        }
+        for k in [&mine, &theirs] {
+            if let Some(c) = self.app.fighting_in(k.id) {
+                return Ok(vec![format!(
+                    "{} is already fighting in {c}; one fight at a time.",
+                    k.styled()
+                )]);
+            }
+        }
+        let day = self.app.day(now);
+        for k in [&mine, &theirs] {
+            if store.injured_on(k.id, &day).await? {
+                return Ok(vec![format!(
+                    "{} is out with a major injury for the rest of the day (R12).",
+                    k.styled()
+                )]);
+            }
+        }
+        let secs = self.app.config.realm.challenge_timeout_secs;
+        let mut lines = vec![format!(
+            "{} challenges {} to a practice joust! {}: /accept or /decline ({secs}s).",
+            mine.styled(),
+            theirs.styled(),
+            theirs.owner
+        )];
+        if store
+            .practice_recorded(self.realm, mine.id, theirs.id, &day)
+            .await?
+        {
+            lines.push(format!(
+                "Note: this fight will not be recorded: {} and {} have already had their recorded practice fight today (R26).",
+                mine.styled(),
+                theirs.styled()
+            ));
+        }
+        let users = [user.to_string(), theirs.owner.clone()];
+        self.challenge = Some(Challenge {
+            knights: [mine, theirs],
+            users,
+            armed: [None, None],
+            deadline: now + Duration::seconds(secs.min(i64::MAX as u64) as i64),
+        });
+        Ok(lines)
+    }
+
+    async fn accept(&mut self, user: &str, now: DateTime<Utc>) -> Result<Lines> {
+        let Some(c) = self.challenge.clone() else {
+            return Ok(vec![
+                "There is no challenge to accept here. Usage: /joust TARGET to issue one.".into(),
+            ]);
+        };
+        if !c.users[1].eq_ignore_ascii_case(user) {
+            return Ok(vec![format!(
+                "Only {} ({}) can accept this challenge.",
+                c.knights[1].styled(),
+                c.users[1]
+            )]);
+        }
+        let ids = [c.knights[0].id, c.knights[1].id];
+        if let Err((k, other)) = self.app.claim(&ids, &self.channel) {
+            let who = if k == ids[0] {
+                c.knights[0].styled()
+            } else {
+                c.knights[1].styled()
+            };
+            return Ok(vec![format!(
+                "{who} is already fighting in {other}; one fight at a time."
+            )]);
+        }
+        match self.start_fight(c, now).await {
+            Ok(lines) => Ok(lines),
+            Err(e) => {
+                self.app.release(&ids);
+                Err(e)
+            }
+        }
+    }
+
+    async fn start_fight(&mut self, c: Challenge, now: DateTime<Utc>) -> Result<Lines> {
+        let setup = MatchSetup {
+            kind: MatchKind::Practice,
+            opening: Opening::Joust,
+            knights: [c.knights[0].sheet.clone(), c.knights[1].sheet.clone()],
+            armed: c.armed,
+        };
+        let seed = self.app.next_seed();
+        let mut rng = SeededDice::new(seed);
+        let mut dice = FightDice::new(&mut rng, &self.app.queue);
+        let (m, events) = Match::start(setup.clone(), &mut dice);
+        let start = Step {
+            side: None,
+            decision: None,
+            rolls: std::mem::take(&mut dice.log),
+            at: now,
+        };
+        let day = self.app.day(now);
+        let (id, recorded) = self
+            .app
+            .store
+            .start_fight(
+                NewFight {
+                    realm: self.realm,
+                    channel: &self.channel,
+                    knights: [c.knights[0].id, c.knights[1].id],
+                    users: [&c.users[0], &c.users[1]],
+                    setup: &setup,
+                    seed,
+                    day: &day,
+                    at: now,
+                },
+                &start,
+            )
+            .await?;
+        self.challenge = None;
+        let styled = [c.knights[0].styled(), c.knights[1].styled()];
+        let plain = [
+            c.knights[0].sheet.name.clone(),
+            c.knights[1].sheet.name.clone(),
+        ];
+        let mut lines = vec![format!(
+            "Fight #{id}: {} vs {}, a practice joust. Dice seed hash {} (the seed is shown when the fight ends).",
+            styled[0],
+            styled[1],
+            seed_hash(&seed)
+        )];
+        if !recorded {
+            lines.push("This fight is not recorded: the pair already had its recorded practice fight today (R26).".into());
+        }
+        self.app.log_events(&events, &plain);
+        lines.extend(narrate(&events, &styled));
+        let live = Live {
+            id,
+            m,
+            rng,
+            seed,
+            knights: [c.knights[0].id, c.knights[1].id],
+            users: c.users,
+            styled,
+            plain,
+            recorded,
+            seq: 1,
+            deadline: now + self.timeout(),
+        };
+        self.fight = Some(live);
+        lines.extend(self.after_step(now).await?);
+        Ok(lines)
+    }
+
+    async fn decline(&mut self, user: &str, now: DateTime<Utc>) -> Result<Lines> {
+        if self.fight.is_some() {
+            return self.decide(user, Decision::Decline, now).await;
+        }
+        let Some(c) = &self.challenge else {
+            return Ok(vec![
+                "There is no challenge or question to decline here.".into()
+            ]);
+        };
+        if c.users[1].eq_ignore_ascii_case(user) {
+            let line = format!(
+                "{} declines the challenge of {}.",
+                c.knights[1].styled(),
+                c.knights[0].styled()
+            );
+            self.challenge = None;
+            Ok(vec![line])
+        } else if c.users[0].eq_ignore_ascii_case(user) {
+            let line = format!("{} withdraws the challenge.", c.knights[0].styled());
+            self.challenge = None;
+            Ok(vec![line])
+        } else {
+            Ok(vec![format!(
+                "Only {} can decline this challenge.",
+                c.users[1]
+            )])
+        }
+    }
+
+    fn side_of(users: &[String; 2], user: &str) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| users[s.index()].eq_ignore_ascii_case(user))
+    }
+
+    async fn decide(
+        &mut self,
+        user: &str,
+        decision: Decision,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        // Psi declarations are taken from the challenge on (R21).
+        if self.fight.is_none() {
+            if let (Some(c), Decision::Psi(skill)) = (&mut self.challenge, decision) {
+                let Some(side) = Self::side_of(&c.users, user) else {
+                    return Ok(vec![
+                        "Only the two knights of this challenge may declare psi.".into(),
+                    ]);
+                };
+                let knight = &c.knights[side.index()];
+                if let Some(s) = skill {
+                    if knight.sheet.psi(s) == 0 {
+                        return Ok(vec![format!("{} has no {s} (R21).", knight.styled())]);
+                    }
+                }
+                c.armed[side.index()] = skill;
+                return Ok(vec![match skill {
+                    Some(s) => format!("{} arms {s}.", knight.styled()),
+                    None => format!("{} disarms psi.", knight.styled()),
+                }]);
+            }
+            return Ok(vec![format!(
+                "There is no fight in {} to make a move in. Usage: /joust TARGET",
+                self.channel
+            )]);
+        }
+        let Some(f) = &mut self.fight else {
+            return Ok(Vec::new());
+        };
+        let Some(side) = Self::side_of(&f.users, user) else {
+            return Ok(vec![format!(
+                "Only {} ({}) and {} ({}) act in this fight.",
+                f.styled[0], f.users[0], f.styled[1], f.users[1]
+            )]);
+        };
+        self.apply(side, decision, now, None).await
+    }
+
+    /// Applies a decision for `side`, stores it, and narrates. `timed_out` names a default taken
+    /// on a timeout.
+    async fn apply(
+        &mut self,
+        side: Side,
+        decision: Decision,
+        now: DateTime<Utc>,
+        timed_out: Option<&str>,
+    ) -> Result<Lines> {
+        let Some(f) = &mut self.fight else {
+            return Ok(Vec::new());
+        };
+        let saved_match = f.m.clone();
+        let saved_rng = f.rng.clone();
+        let mut dice = FightDice::new(&mut f.rng, &self.app.queue);
+        let events = match f.m.decide(side, decision, &mut dice) {
+            Ok(events) => events,
+            Err(err) => {
+                let line = refusal(&f.m, &err, &f.styled, &f.users, side);
+                return Ok(vec![line]);
+            }
+        };
+        let step = Step {
+            side: Some(side),
+            decision: Some(decision),
+            rolls: std::mem::take(&mut dice.log),
+            at: now,
+        };
+        let seq = f.seq;
+        let written = if f.m.is_over() {
+            self.write_end(&step, seq, now).await
+        } else {
+            self.app
+                .store
+                .add_step(f.id, seq, &step)
+                .await
+                .map(|()| Lines::new())
+        };
+        let Some(f) = &mut self.fight else {
+            return Ok(Vec::new());
+        };
+        let end_lines = match written {
+            Ok(lines) => lines,
+            Err(e) => {
+                f.m = saved_match;
+                f.rng = saved_rng;
+                return Err(e);
+            }
+        };
+        f.seq += 1;
+        if !matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
+            f.deadline =
+                now + Duration::seconds(self.app.config.realm.decision_timeout_secs as i64);
+        }
+        self.app.log_events(&events, &f.plain);
+        let mut lines = Vec::new();
+        if let Some(who) = timed_out {
+            lines.push(format!(
+                "{who} did not answer in time: /{} is taken for them.",
+                decision.word()
+            ));
+        }
+        lines.extend(narrate(&events, &f.styled));
+        lines.extend(end_lines);
+        // A declaration changes no one's turn: the prompt already standing still holds.
+        if !matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
+            lines.extend(self.after_step(now).await?);
+        }
+        Ok(lines)
+    }
+
+    /// Writes a finished fight: outcome, award, injuries, one transaction (R26–R29).
+    async fn write_end(&self, last: &Step, seq: i64, now: DateTime<Utc>) -> Result<Lines> {
+        let Some(f) = &self.fight else {
+            return Ok(Vec::new());
+        };
+        let Some(outcome) = f.m.outcome().cloned() else {
+            return Ok(Vec::new());
+        };
+        let month = self.app.month(now);
+        let day = self.app.day(now);
+        let mut lines = Vec::new();
+        let mut awards = Vec::new();
+        match (outcome.winner, f.recorded) {
+            (Some(w), true) => {
+                let id = f.knights[w.index()];
+                let had = self.app.store.practice_awards(id, &month).await?;
+                if had >= 4 {
+                    lines.push(format!(
+                        "{} has already earned 4 practice HP in {month}: no HP for this win (R28).",
+                        f.styled[w.index()]
+                    ));
+                } else {
+                    let landed = self.app.store.knight(id).await?.is_some_and(|k| k.landed);
+                    // R29: a landed knight's award is split half HP, half PP.
+                    let (hp, pp) = if landed { (1, 1) } else { (2, 0) };
+                    awards.push(AwardRow {
+                        knight: id,
+                        hp_halves: hp,
+                        pp_halves: pp,
+                        reason: format!("practice win, fight #{}", f.id),
+                    });
+                    lines.push(if landed {
+                        format!(
+                            "{} earns 0.5 HP and 0.5 PP (landed, R29).",
+                            f.styled[w.index()]
+                        )
+                    } else {
+                        format!("{} earns 1 HP.", f.styled[w.index()])
+                    });
+                }
+            }
+            (Some(_), false) => lines.push("Not recorded: no Honor is awarded (R26).".into()),
+            (None, _) => lines.push("A draw earns no Honor (R28).".into()),
+        }
+        let injured: Vec<Id> = Side::BOTH
+            .into_iter()
+            .filter(|s| outcome.major_injury[s.index()])
+            .map(|s| f.knights[s.index()])
+            .collect();
+        let winner = outcome.winner.map(|w| f.knights[w.index()]);
+        self.app
+            .store
+            .finish_fight(
+                self.realm, f.id, seq, last, winner, &outcome, &awards, &injured, &day, &month,
+            )
+            .await?;
+        lines.push(format!(
+            "Fight #{} is over. Dice seed: {}",
+            f.id,
+            hex::encode(f.seed)
+        ));
+        Ok(lines)
+    }
+
+    /// After a step: the prompt for whoever must act, or the end of the fight.
+    async fn after_step(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+        let Some(f) = &self.fight else {
+            return Ok(Vec::new());
+        };
+        if f.m.is_over() {
+            self.app.release(&f.knights);
+            self.fight = None;
+            return Ok(Vec::new());
+        }
+        Ok(self.prompts(now))
+    }
+
+    fn prompts(&self, now: DateTime<Utc>) -> Lines {
+        let Some(f) = &self.fight else {
+            return Vec::new();
+        };
+        let left = (f.deadline - now).num_seconds().max(0) as u64;
+        f.m.pending()
+            .iter()
+            .map(|p| prompt_line(&f.m, p, &f.styled, &f.users, left))
+            .collect()
+    }
+
+    fn status(&self, now: DateTime<Utc>) -> Lines {
+        if let Some(f) = &self.fight {
+            let stage = if f.m.in_swordplay() {
+                "Swordplay".to_string()
+            } else {
+                format!("Joust, pass {}", f.m.pass())
+            };
+            let mut lines = vec![format!(
+                "Fight #{}: {} vs {}, {stage}.",
+                f.id, f.styled[0], f.styled[1]
+            )];
+            lines.extend(self.prompts(now));
+            return lines;
+        }
+        if let Some(c) = &self.challenge {
+            let left = (c.deadline - now).num_seconds().max(0);
+            return vec![format!(
+                "{} has challenged {}; waiting for {} to /accept or /decline ({left}s).",
+                c.knights[0].styled(),
+                c.knights[1].styled(),
+                c.users[1]
+            )];
+        }
+        vec![format!(
+            "No fight in {}. Challenge someone: /joust TARGET",
+            self.channel
+        )]
+    }
+
+    /// A deadline passed: a challenge lapses, or the awaited fighters get the engine's defaults.
+    pub async fn on_deadline(&mut self, now: DateTime<Utc>) -> Lines {
+        let due = self.next_deadline().is_some_and(|d| d <= now);
+        if !due {
+            return Vec::new();
+        }
+        if self.fight.is_none() {
+            if let Some(c) = self.challenge.take() {
+                return vec![format!(
+                    "The challenge of {} to {} lapses unanswered.",
+                    c.knights[0].styled(),
+                    c.knights[1].styled()
+                )];
+            }
+            return Vec::new();
+        }
+        let mut lines = Vec::new();
+        // Every fighter awaited gets the default (both, for R41's question).
+        for _ in 0..2 {
+            let Some(f) = &self.fight else { break };
+            let Some((side, kind)) = Side::BOTH
+                .into_iter()
+                .find_map(|s| f.m.awaiting()[s.index()].map(|k| (s, k)))
+            else {
+                break;
+            };
+            let Some(default) = f.m.default_decision(side) else {
+                break;
+            };
+            let who = format!("{} ({})", f.styled[side.index()], f.users[side.index()]);
+            match self.apply(side, default, now, Some(&who)).await {
+                Ok(more) => lines.extend(more),
+                Err(err) => {
+                    tracing::error!(channel = %self.channel, "{err:#}");
+                    lines.push(SORRY.to_string());
+                    break;
+                }
+            }
+            if kind != PromptKind::FightOn {
+                break;
+            }
+        }
+        lines
+    }
+
+    /// Restores a fight in progress from the books by replaying its steps, and says where it
+    /// stands.
+    pub fn restore(
+        &mut self,
+        fight: OpenFight,
+        styled: Names,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        let (m, rng, _) = replay(&fight)?;
+        let plain = [
+            fight.setup.knights[0].name.clone(),
+            fight.setup.knights[1].name.clone(),
+        ];
+        if let Err((_, other)) = self.app.claim(&fight.knights, &self.channel) {
+            anyhow::bail!(
+                "a knight of fight #{} is also fighting in {other}",
+                fight.id
+            );
+        }
+        self.fight = Some(Live {
+            id: fight.id,
+            m,
+            rng,
+            seed: fight.seed,
+            knights: fight.knights,
+            users: fight.users,
+            styled,
+            plain,
+            recorded: fight.recorded,
+            seq: fight.steps.len() as i64,
+            deadline: now + self.timeout(),
+        });
+        let mut lines = vec![format!(
+            "Herald is back. Fight #{} resumes where it stood.",
+            fight.id
+        )];
+        lines.extend(self.status(now));
+        Ok(lines)
+    }
+}
+
+/// Replays a stored fight: the match as it now stands, its stream positioned after the last roll,
+/// and the replay's findings (rolls that disagree with the seed).
+pub fn replay(fight: &OpenFight) -> Result<(Match, SeededDice, Vec<usize>)> {
+    let mut rng = SeededDice::new(fight.seed);
+    let mut steps = fight.steps.iter();
+    let Some(first) = steps.next() else {
+        anyhow::bail!("fight #{} has no start step", fight.id);
+    };
+    let mut mismatches = Vec::new();
+    let mut offset = 0;
+    let mut dice = ReplayDice::new(&mut rng, first.rolls.clone());
+    let (mut m, _) = Match::start(fight.setup.clone(), &mut dice);
+    mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
+    offset += first.rolls.len();
+    for (n, step) in steps.enumerate() {
+        let (Some(side), Some(decision)) = (step.side, step.decision) else {
+            anyhow::bail!("fight #{} step {} has no decision", fight.id, n + 1);
+        };
+        let mut dice = ReplayDice::new(&mut rng, step.rolls.clone());
+        m.decide(side, decision, &mut dice).map_err(|e| {
+            anyhow::anyhow!("fight #{} step {} no longer replays: {e}", fight.id, n + 1)
+        })?;
+        mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
+        offset += step.rolls.len();
+    }
+    Ok((m, rng, mismatches))
+}
+
+/// A refused decision as one line: what was wrong and what to do instead.
+fn refusal(m: &Match, err: &RuleError, styled: &Names, users: &[String; 2], side: Side) -> String {
+    let me = &styled[side.index()];
+    match err {
+        RuleError::NotYourTurn { .. } | RuleError::AlreadyAnswered => {
+            let waiting: Vec<String> = m
+                .pending()
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} ({}) {}: {}",
+                        styled[p.side.index()],
+                        users[p.side.index()],
+                        p.kind.describe(),
+                        p.options
+                            .iter()
+                            .map(|d| format!("/{}", d.word()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+                .collect();
+            format!("Not your move, {me}. Waiting for {}.", waiting.join("; "))
+        }
+        RuleError::NotAnOption {
+            decision,
+            kind,
+            options,
+        } => format!(
+            "/{} is not a choice now, {me}: {} with {}.",
+            decision.word(),
+            kind.describe(),
+            options
+                .iter()
+                .map(|d| format!("/{}", d.word()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        RuleError::MatchOver => "That fight is over.".into(),
+        other => format!("{me}: {other}."),
+    }
+}

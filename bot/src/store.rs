@@ -1,0 +1,673 @@
+//! Storage: the books in SQLite through sqlx. Every function here is typed (rows become domain
+//! values), binds its parameters, and every change that belongs together is one transaction.
+//! The schema lives in `migrations/`, applied at start-up.
+
+use anyhow::{Context, Result};
+use chrono::{DateTime, Utc};
+use herald_engine::psiknight::{
+    Decision, KnightSheet, MatchKind, MatchSetup, Monarch, Outcome, PsiSkill, Rank, Side, Skill,
+    Style,
+};
+use serde::{Deserialize, Serialize};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, SqlitePool};
+use std::path::Path;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// A database id.
+pub type Id = i64;
+
+/// Why a change to the books was refused by the database itself.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// A knight of that name already exists in the realm (R3).
+    #[error("there is already a knight named {0} in this realm")]
+    NameTaken(String),
+    /// The player already has a knight.
+    #[error("you already have a knight, {0}; a player has one knight at a time")]
+    HasKnight(String),
+    /// Anything else: logged in full, shown to players as a short apology.
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// A knight as the books hold it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnightRecord {
+    /// Database id.
+    pub id: Id,
+    /// The player who owns it.
+    pub owner: String,
+    /// Name, style, monarch and skills.
+    pub sheet: KnightSheet,
+    /// Whether the knight holds a grant of land.
+    pub landed: bool,
+    /// Title.
+    pub rank: Rank,
+}
+
+impl KnightRecord {
+    /// "Sir Alan", "Baroness Brenna".
+    pub fn styled(&self) -> String {
+        format!("{} {}", self.rank.title(self.sheet.style), self.sheet.name)
+    }
+}
+
+/// Honor and Prestige, in half points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Balance {
+    /// Honor Points ×2.
+    pub hp_halves: i64,
+    /// Prestige Points ×2.
+    pub pp_halves: i64,
+}
+
+/// A fight still in progress, as needed to restore it.
+#[derive(Clone, Debug)]
+pub struct OpenFight {
+    /// Database id.
+    pub id: Id,
+    /// Where it is fought.
+    pub channel: String,
+    /// The knights' ids, challenger first.
+    pub knights: [Id; 2],
+    /// The players, challenger first.
+    pub users: [String; 2],
+    /// What it started from.
+    pub setup: MatchSetup,
+    /// The seed of its dice.
+    pub seed: [u8; 32],
+    /// Whether it counts as the pair's practice fight of the day.
+    pub recorded: bool,
+    /// Every step so far.
+    pub steps: Vec<Step>,
+}
+
+/// One input of a fight and the dice it consumed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// Who decided; `None` for the start.
+    pub side: Option<Side>,
+    /// What; `None` for the start.
+    pub decision: Option<Decision>,
+    /// Each die consumed: its value, and whether it came from a script (`@dice`) rather than the seed.
+    pub rolls: Vec<(u32, bool)>,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
+/// A new fight to record.
+pub struct NewFight<'a> {
+    /// Which realm.
+    pub realm: Id,
+    /// Which channel.
+    pub channel: &'a str,
+    /// The knights' ids, challenger first.
+    pub knights: [Id; 2],
+    /// The players, challenger first.
+    pub users: [&'a str; 2],
+    /// The setup.
+    pub setup: &'a MatchSetup,
+    /// The seed.
+    pub seed: [u8; 32],
+    /// The realm day (YYYY-MM-DD) it starts on, for the practice record (R25, R26).
+    pub day: &'a str,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
+/// An award to write with a fight's end.
+#[derive(Clone, Debug)]
+pub struct AwardRow {
+    /// Who.
+    pub knight: Id,
+    /// Honor ×2.
+    pub hp_halves: i64,
+    /// Prestige ×2.
+    pub pp_halves: i64,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// The storage handle: a pool of SQLite connections.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Challenger => "challenger",
+        Side::Challenged => "challenged",
+    }
+}
+
+fn kind_name(kind: MatchKind) -> &'static str {
+    match kind {
+        MatchKind::Practice => "practice",
+        MatchKind::Lists => "lists",
+        MatchKind::Melee => "melee",
+    }
+}
+
+fn style_name(style: Style) -> &'static str {
+    match style {
+        Style::Sir => "sir",
+        Style::Dame => "dame",
+    }
+}
+
+fn psi_column(skill: PsiSkill) -> &'static str {
+    skill.name()
+}
+
+impl Store {
+    /// Opens (creating if needed) the SQLite file at `path` in WAL mode with foreign keys on, and
+    /// applies the migrations.
+    pub async fn open(path: &Path) -> Result<Store> {
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(std::time::Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await
+            .with_context(|| format!("cannot open the database {}", path.display()))?;
+        sqlx::migrate!("../migrations")
+            .run(&pool)
+            .await
+            .context("cannot apply the database migrations")?;
+        Ok(Store { pool })
+    }
+
+    /// A fresh database in memory (one connection, so every query sees the same data), for
+    /// transcripts run without `--db`.
+    pub async fn open_memory() -> Result<Store> {
+        let options = SqliteConnectOptions::from_str("sqlite::memory:")?.foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(options)
+            .await
+            .context("cannot open an in-memory database")?;
+        sqlx::migrate!("../migrations")
+            .run(&pool)
+            .await
+            .context("cannot apply the database migrations")?;
+        Ok(Store { pool })
+    }
+
+    /// The pool, for tests that inspect rows.
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// The id of a realm, created on first use.
+    pub async fn realm(&self, name: &str) -> Result<Id> {
+        sqlx::query("INSERT INTO realms (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
+            .bind(name)
+            .execute(&self.pool)
+            .await?;
+        let id = sqlx::query_scalar("SELECT id FROM realms WHERE name = ?")
+            .bind(name)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(id)
+    }
+
+    async fn user(
+        tx: &mut sqlx::SqliteConnection,
+        realm: Id,
+        name: &str,
+    ) -> Result<Id, sqlx::Error> {
+        sqlx::query("INSERT INTO users (realm_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING")
+            .bind(realm)
+            .bind(name)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query_scalar("SELECT id FROM users WHERE realm_id = ? AND name = ?")
+            .bind(realm)
+            .bind(name)
+            .fetch_one(&mut *tx)
+            .await
+    }
+
+    /// Creates a knight for `owner` (R3: names unique case-insensitively; one knight per player).
+    pub async fn create_knight(
+        &self,
+        realm: Id,
+        owner: &str,
+        sheet: &KnightSheet,
+        at: DateTime<Utc>,
+    ) -> Result<KnightRecord, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let owner_id = Self::user(&mut tx, realm, owner).await?;
+        if let Some(existing) = sqlx::query_scalar::<_, String>(
+            "SELECT name FROM knights WHERE owner_id = ? AND retired = 0",
+        )
+        .bind(owner_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        {
+            return Err(StoreError::HasKnight(existing));
+        }
+        let taken: Option<String> =
+            sqlx::query_scalar("SELECT name FROM knights WHERE realm_id = ? AND name_key = ?")
+                .bind(realm)
+                .bind(sheet.name.to_lowercase())
+                .fetch_optional(&mut *tx)
+                .await?;
+        if let Some(name) = taken {
+            return Err(StoreError::NameTaken(name));
+        }
+        let id: Id = sqlx::query_scalar(
+            "INSERT INTO knights (realm_id, owner_id, name, name_key, style, monarch, \
+             lance, ride, observe, shield, dodge, sword, \
+             apportation, cpk, hypercognition, mesmerism, telepathy, catapsi, negapsi, created_at) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(realm)
+        .bind(owner_id)
+        .bind(&sheet.name)
+        .bind(sheet.name.to_lowercase())
+        .bind(style_name(sheet.style))
+        .bind(sheet.monarch.name())
+        .bind(sheet.skill(Skill::Lance))
+        .bind(sheet.skill(Skill::Ride))
+        .bind(sheet.skill(Skill::Observe))
+        .bind(sheet.skill(Skill::Shield))
+        .bind(sheet.skill(Skill::Dodge))
+        .bind(sheet.skill(Skill::Sword))
+        .bind(sheet.psi(PsiSkill::Apportation))
+        .bind(sheet.psi(PsiSkill::Cpk))
+        .bind(sheet.psi(PsiSkill::Hypercognition))
+        .bind(sheet.psi(PsiSkill::Mesmerism))
+        .bind(sheet.psi(PsiSkill::Telepathy))
+        .bind(sheet.psi(PsiSkill::Catapsi))
+        .bind(sheet.psi(PsiSkill::Negapsi))
+        .bind(at.to_rfc3339())
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(KnightRecord {
+            id,
+            owner: owner.to_string(),
+            sheet: sheet.clone(),
+            landed: false,
+            rank: Rank::Knight,
+        })
+    }
+
+    const KNIGHT_COLUMNS: &'static str = "k.id, u.name AS owner, k.name, k.style, k.monarch, \
+        k.lance, k.ride, k.observe, k.shield, k.dodge, k.sword, k.apportation, k.cpk, \
+        k.hypercognition, k.mesmerism, k.telepathy, k.catapsi, k.negapsi, k.landed, k.rank";
+
+    fn knight_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<KnightRecord> {
+        let style = match row.try_get::<String, _>("style")?.as_str() {
+            "dame" => Style::Dame,
+            _ => Style::Sir,
+        };
+        let monarch = Monarch::from_str(&row.try_get::<String, _>("monarch")?)?;
+        let mut skills = [0u8; 6];
+        for (i, s) in Skill::ALL.into_iter().enumerate() {
+            skills[i] = row.try_get::<u8, _>(s.name())?;
+        }
+        let mut psi = [0u8; 7];
+        for (i, s) in PsiSkill::ALL.into_iter().enumerate() {
+            psi[i] = row.try_get::<u8, _>(psi_column(s))?;
+        }
+        let rank = match row.try_get::<String, _>("rank")?.as_str() {
+            "baron" => Rank::Baron,
+            "viscount" => Rank::Viscount,
+            "earl" => Rank::Earl,
+            "duke" => Rank::Duke,
+            _ => Rank::Knight,
+        };
+        Ok(KnightRecord {
+            id: row.try_get("id")?,
+            owner: row.try_get("owner")?,
+            sheet: KnightSheet::new(
+                row.try_get::<String, _>("name")?,
+                style,
+                monarch,
+                skills,
+                psi,
+            ),
+            landed: row.try_get::<bool, _>("landed")?,
+            rank,
+        })
+    }
+
+    /// The active knight of a player, if any.
+    pub async fn knight_of(&self, realm: Id, owner: &str) -> Result<Option<KnightRecord>> {
+        let sql = format!(
+            "SELECT {} FROM knights k JOIN users u ON u.id = k.owner_id \
+             WHERE k.realm_id = ? AND u.name = ? AND k.retired = 0",
+            Self::KNIGHT_COLUMNS
+        );
+        let row = sqlx::query(&sql)
+            .bind(realm)
+            .bind(owner)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(Self::knight_from_row).transpose()
+    }
+
+    /// An active knight by name, case-insensitively.
+    pub async fn knight_named(&self, realm: Id, name: &str) -> Result<Option<KnightRecord>> {
+        let sql = format!(
+            "SELECT {} FROM knights k JOIN users u ON u.id = k.owner_id \
+             WHERE k.realm_id = ? AND k.name_key = ? AND k.retired = 0",
+            Self::KNIGHT_COLUMNS
+        );
+        let row = sqlx::query(&sql)
+            .bind(realm)
+            .bind(name.trim().to_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(Self::knight_from_row).transpose()
+    }
+
+    /// A knight by id.
+    pub async fn knight(&self, id: Id) -> Result<Option<KnightRecord>> {
+        let sql = format!(
+            "SELECT {} FROM knights k JOIN users u ON u.id = k.owner_id WHERE k.id = ?",
+            Self::KNIGHT_COLUMNS
+        );
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(Self::knight_from_row).transpose()
+    }
+
+    /// Honor and Prestige balances, summed from the ledger.
+    pub async fn balance(&self, knight: Id) -> Result<Balance> {
+        let row = sqlx::query(
+            "SELECT COALESCE(SUM(hp_halves), 0) AS hp, COALESCE(SUM(pp_halves), 0) AS pp \
+             FROM ledger WHERE knight_id = ?",
+        )
+        .bind(knight)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Balance {
+            hp_halves: row.try_get("hp")?,
+            pp_halves: row.try_get("pp")?,
+        })
+    }
+
+    /// Whether the pair already has a recorded practice fight on `day` (R26).
+    pub async fn practice_recorded(&self, realm: Id, a: Id, b: Id, day: &str) -> Result<bool> {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM practice_days WHERE realm_id = ? AND knight_lo = ? AND knight_hi = ? AND day = ?",
+        )
+        .bind(realm)
+        .bind(lo)
+        .bind(hi)
+        .bind(day)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n > 0)
+    }
+
+    /// Whether a knight is out for `day` with a major injury (R12).
+    pub async fn injured_on(&self, knight: Id, day: &str) -> Result<bool> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM major_injuries WHERE knight_id = ? AND day = ?",
+        )
+        .bind(knight)
+        .bind(day)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n > 0)
+    }
+
+    /// Practice wins already awarded to a knight in `month` (R28).
+    pub async fn practice_awards(&self, knight: Id, month: &str) -> Result<i64> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM ledger WHERE knight_id = ? AND month = ? AND kind = 'practice' AND revokes IS NULL",
+        )
+        .bind(knight)
+        .bind(month)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n)
+    }
+
+    /// Records a new fight and its start step in one transaction. For a practice fight it also
+    /// claims the pair's practice record of the day if still free; the UNIQUE constraint settles
+    /// any race (R26). Returns the fight id and whether it is recorded.
+    pub async fn start_fight(&self, f: NewFight<'_>, start: &Step) -> Result<(Id, bool)> {
+        let mut tx = self.pool.begin().await?;
+        let setup = serde_json::to_string(f.setup)?;
+        let seed_hash = crate::fairness::seed_hash(&f.seed);
+        let id: Id = sqlx::query_scalar(
+            "INSERT INTO fights (realm_id, channel, kind, challenger_id, challenged_id, challenger_user, \
+             challenged_user, setup, seed, seed_hash, recorded, started_at) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+        )
+        .bind(f.realm)
+        .bind(f.channel)
+        .bind(kind_name(f.setup.kind))
+        .bind(f.knights[0])
+        .bind(f.knights[1])
+        .bind(f.users[0])
+        .bind(f.users[1])
+        .bind(setup)
+        .bind(hex::encode(f.seed))
+        .bind(seed_hash)
+        .bind(f.at.to_rfc3339())
+        .fetch_one(&mut *tx)
+        .await?;
+        let mut recorded = false;
+        if f.setup.kind == MatchKind::Practice {
+            let (lo, hi) = (
+                f.knights[0].min(f.knights[1]),
+                f.knights[0].max(f.knights[1]),
+            );
+            let claimed = sqlx::query(
+                "INSERT INTO practice_days (realm_id, knight_lo, knight_hi, day, fight_id) \
+                 VALUES (?, ?, ?, ?, ?) ON CONFLICT (realm_id, knight_lo, knight_hi, day) DO NOTHING",
+            )
+            .bind(f.realm)
+            .bind(lo)
+            .bind(hi)
+            .bind(f.day)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            recorded = claimed.rows_affected() == 1;
+            sqlx::query("UPDATE fights SET recorded = ? WHERE id = ?")
+                .bind(recorded)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        Self::insert_step(&mut tx, id, 0, start).await?;
+        tx.commit().await?;
+        Ok((id, recorded))
+    }
+
+    async fn insert_step(
+        tx: &mut sqlx::SqliteConnection,
+        fight: Id,
+        seq: i64,
+        step: &Step,
+    ) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(fight)
+        .bind(seq)
+        .bind(step.side.map(side_name))
+        .bind(step.decision.map(|d| serde_json::to_string(&d)).transpose()?)
+        .bind(serde_json::to_string(&step.rolls)?)
+        .bind(step.at.to_rfc3339())
+        .execute(&mut *tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Appends a decision step to a fight in progress.
+    pub async fn add_step(&self, fight: Id, seq: i64, step: &Step) -> Result<()> {
+        let mut conn = self.pool.acquire().await?;
+        Self::insert_step(&mut conn, fight, seq, step).await
+    }
+
+    /// Ends a fight: its last step, its outcome, its awards and any major injuries, in one
+    /// transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn finish_fight(
+        &self,
+        realm: Id,
+        fight: Id,
+        seq: i64,
+        last: &Step,
+        winner: Option<Id>,
+        outcome: &Outcome,
+        awards: &[AwardRow],
+        injured: &[Id],
+        day: &str,
+        month: &str,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        Self::insert_step(&mut tx, fight, seq, last).await?;
+        sqlx::query(
+            "UPDATE fights SET ended_at = ?, winner_id = ?, reason = ?, outcome = ? WHERE id = ? AND ended_at IS NULL",
+        )
+        .bind(last.at.to_rfc3339())
+        .bind(winner)
+        .bind(serde_json::to_value(outcome.reason)?.as_str().unwrap_or_default().to_string())
+        .bind(serde_json::to_string(outcome)?)
+        .bind(fight)
+        .execute(&mut *tx)
+        .await?;
+        for a in awards {
+            sqlx::query(
+                "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, fight_id, month, at) \
+                 VALUES (?, ?, ?, ?, 'practice', ?, ?, ?, ?)",
+            )
+            .bind(realm)
+            .bind(a.knight)
+            .bind(a.hp_halves)
+            .bind(a.pp_halves)
+            .bind(&a.reason)
+            .bind(fight)
+            .bind(month)
+            .bind(last.at.to_rfc3339())
+            .execute(&mut *tx)
+            .await?;
+        }
+        for &k in injured {
+            sqlx::query(
+                "INSERT INTO major_injuries (knight_id, day, fight_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            )
+            .bind(k)
+            .bind(day)
+            .bind(fight)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Every fight not yet ended, with its steps, for restoring after a restart.
+    pub async fn open_fights(&self, realm: Id) -> Result<Vec<OpenFight>> {
+        let ids: Vec<Id> = sqlx::query_scalar(
+            "SELECT id FROM fights WHERE realm_id = ? AND ended_at IS NULL ORDER BY id",
+        )
+        .bind(realm)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.push(self.fight(id).await?);
+        }
+        Ok(out)
+    }
+
+    /// A fight with its steps, finished or not.
+    pub async fn fight(&self, id: Id) -> Result<OpenFight> {
+        let row = sqlx::query(
+            "SELECT channel, challenger_id, challenged_id, challenger_user, challenged_user, setup, seed, recorded \
+             FROM fights WHERE id = ?",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?
+        .with_context(|| format!("there is no fight #{id}"))?;
+        let seed_hex: String = row.try_get("seed")?;
+        let mut seed = [0u8; 32];
+        hex::decode_to_slice(&seed_hex, &mut seed)
+            .context("a fight's seed is not 64 hex digits")?;
+        let setup: MatchSetup = serde_json::from_str(&row.try_get::<String, _>("setup")?)
+            .context("a fight's setup does not parse")?;
+        let steps = sqlx::query(
+            "SELECT side, decision, rolls, at FROM fight_steps WHERE fight_id = ? ORDER BY seq",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|r| -> Result<Step> {
+            let side = r.try_get::<Option<String>, _>("side")?.map(|s| {
+                if s == "challenger" {
+                    Side::Challenger
+                } else {
+                    Side::Challenged
+                }
+            });
+            let decision = r
+                .try_get::<Option<String>, _>("decision")?
+                .map(|d| serde_json::from_str(&d))
+                .transpose()?;
+            let rolls = serde_json::from_str(&r.try_get::<String, _>("rolls")?)?;
+            let at =
+                DateTime::parse_from_rfc3339(&r.try_get::<String, _>("at")?)?.with_timezone(&Utc);
+            Ok(Step {
+                side,
+                decision,
+                rolls,
+                at,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+        Ok(OpenFight {
+            id,
+            channel: row.try_get("channel")?,
+            knights: [row.try_get("challenger_id")?, row.try_get("challenged_id")?],
+            users: [
+                row.try_get("challenger_user")?,
+                row.try_get("challenged_user")?,
+            ],
+            setup,
+            seed,
+            recorded: row.try_get("recorded")?,
+            steps,
+        })
+    }
+
+    /// The logged outcome of a finished fight.
+    pub async fn fight_outcome(&self, id: Id) -> Result<Option<Outcome>> {
+        let outcome: Option<Option<String>> =
+            sqlx::query_scalar("SELECT outcome FROM fights WHERE id = ?")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        match outcome.flatten() {
+            Some(text) => Ok(Some(
+                serde_json::from_str(&text).context("a fight's outcome does not parse")?,
+            )),
+            None => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Transports: thin adapters between a chat platform and the [`crate::hub::Hub`]. They know
+//! nothing of the rules.
+
+pub mod console;
+pub mod script;
+
+/// The realm of the console room and of transcripts.
+pub const LOCAL_REALM: &str = "local";
