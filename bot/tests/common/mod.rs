@@ -1,0 +1,114 @@
+//! Runs transcripts through the real pipeline (grammar, hub, sessions, engine, SQLite) in process.
+#![allow(dead_code)]
+
+use herald_bot::app::App;
+use herald_bot::clock::Clock;
+use herald_bot::config::Config;
+use herald_bot::hub::Hub;
+use herald_bot::store::Store;
+use herald_bot::transport::script;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// A temporary directory holding a real SQLite file.
+pub struct Books {
+    pub dir: tempfile::TempDir,
+}
+
+impl Books {
+    pub fn new() -> Books {
+        Books {
+            dir: tempfile::tempdir().expect("a temp dir"),
+        }
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("herald.db")
+    }
+
+    pub async fn store(&self) -> Store {
+        Store::open(&self.path()).await.expect("the database opens")
+    }
+}
+
+/// A `Write` that collects into a shared buffer (for `--events`).
+#[derive(Clone, Default)]
+pub struct Sink(pub Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Sink {
+    pub fn lines(&self) -> Vec<serde_json::Value> {
+        let text = String::from_utf8(self.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    }
+}
+
+/// What a run printed.
+pub struct Run {
+    pub out: String,
+    pub events: Vec<serde_json::Value>,
+    pub result: Result<(), String>,
+}
+
+impl Run {
+    pub fn lines(&self) -> Vec<&str> {
+        self.out.lines().collect()
+    }
+
+    /// Whether some reply line contains `needle`.
+    pub fn said(&self, needle: &str) -> bool {
+        self.out.lines().any(|l| l.contains(needle))
+    }
+
+    /// Panics with the transcript if `needle` was not said.
+    pub fn expect(&self, needle: &str) -> &Self {
+        assert!(self.said(needle), "expected a line containing {needle:?} in:\n{}", self.out);
+        self
+    }
+
+    /// Panics if `needle` was said.
+    pub fn expect_not(&self, needle: &str) -> &Self {
+        assert!(!self.said(needle), "did not expect {needle:?} in:\n{}", self.out);
+        self
+    }
+}
+
+/// Runs `transcript` against the database at `db` with `config` (TOML) and seed 0.
+pub async fn run_with(db: &Path, config: &str, transcript: &str) -> Run {
+    let config: Config = toml::from_str(config).expect("test config parses");
+    let store = Store::open(db).await.expect("the database opens");
+    let sink = Sink::default();
+    let app = App::new(store, config, Some(0))
+        .unwrap()
+        .with_event_sink(Box::new(sink.clone()));
+    let prefixes = app.config.console.prefixes.clone();
+    let hub = Hub::manual(Arc::new(app), Arc::new(Clock::manual(chrono::Utc::now())), prefixes);
+    let mut out = Vec::new();
+    let result = script::run(&hub, transcript, &mut out).await.map_err(|e| format!("{e:#}"));
+    Run {
+        out: String::from_utf8(out).unwrap(),
+        events: sink.lines(),
+        result,
+    }
+}
+
+/// Runs `transcript` with the default configuration.
+pub async fn run(db: &Path, transcript: &str) -> Run {
+    run_with(db, "", transcript).await
+}
+
+/// The knights of EXAMPLES.md, created at 10:00 on 2026-12-01.
+pub const DARA_AND_EOIN: &str = "\
+@clock 2026-12-01T10:00:00Z
+dana: /knight create Dara --top observe,dodge,sword --psi hypercognition:20,apportation:20 --monarch seonaid --dame
+evan: /knight create Eoin --top lance,shield,ride --psi mesmerism:20,negapsi:20 --monarch llewellyn
+";
