@@ -14,6 +14,7 @@ use crate::store::{AwardRow, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use herald_engine::dice::SeededDice;
+use herald_engine::psiknight::books;
 use herald_engine::psiknight::{
     Decision, Match, MatchKind, MatchSetup, Opening, PromptKind, PsiSkill, RuleError, Side,
 };
@@ -477,29 +478,23 @@ impl Session {
             (Some(w), true) => {
                 let id = f.knights[w.index()];
                 let had = self.app.store.practice_awards(id, &month).await?;
-                if had >= 4 {
-                    lines.push(format!(
-                        "{} has already earned 4 practice HP in {month}: no HP for this win (R28).",
-                        f.styled[w.index()]
-                    ));
-                } else {
-                    let landed = self.app.store.knight(id).await?.is_some_and(|k| k.landed);
-                    // R29: a landed knight's award is split half HP, half PP.
-                    let (hp, pp) = if landed { (1, 1) } else { (2, 0) };
-                    awards.push(AwardRow {
-                        knight: id,
-                        hp_halves: hp,
-                        pp_halves: pp,
-                        reason: format!("practice win, fight #{}", f.id),
-                    });
-                    lines.push(if landed {
-                        format!(
-                            "{} earns 0.5 HP and 0.5 PP (landed, R29).",
-                            f.styled[w.index()]
-                        )
-                    } else {
-                        format!("{} earns 1 HP.", f.styled[w.index()])
-                    });
+                let landed = self.app.store.knight(id).await?.is_some_and(|k| k.landed);
+                let who = &f.styled[w.index()];
+                match books::practice_award(u32::try_from(had).unwrap_or(u32::MAX), landed) {
+                    Ok(award) => {
+                        awards.push(AwardRow {
+                            knight: id,
+                            hp_halves: award.hp.halves(),
+                            pp_halves: award.pp.halves(),
+                            reason: format!("practice win, fight #{}", f.id),
+                        });
+                        lines.push(if award.pp.is_positive() {
+                            format!("{who} earns {} HP and {} PP (landed, R29).", award.hp, award.pp)
+                        } else {
+                            format!("{who} earns {} HP.", award.hp)
+                        });
+                    }
+                    Err(refusal) => lines.push(format!("{who} has {refusal}: no HP for this win.")),
                 }
             }
             (Some(_), false) => lines.push("Not recorded: no Honor is awarded (R26).".into()),
