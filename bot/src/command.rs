@@ -8,8 +8,8 @@
 //! - [`COMMANDS`] is the table: for each command its words, aliases, usage, summary, arguments and
 //!   who may use it. The parser is driven by it (arguments are read by the generic reader from the
 //!   [`ArgSpec`]s, then the entry's own builder turns them into a [`Command`]), `/help` is written
-//!   from it, and the Discord adapter registers its slash commands from it. Adding a command is one
-//!   entry in the table plus its [`Command`] variant.
+//!   from it, and the Discord adapter is to generate its slash commands from it. Adding a
+//!   command is one entry in the table plus its [`Command`] variant.
 //!
 //! ## Lines
 //!
@@ -877,7 +877,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         path: &["roll"],
         aliases: &["rol"],
         usage: "/roll EXPR",
-        summary: "Roll dice: 100, 1d100, 4d6kh3, 2d10+3.",
+        summary: "Roll dice, such as 1d100 or 4d6kh3.",
         example: "/roll 1d100",
         args: &[ArgSpec::pos("expr", "EXPR", ArgKind::Dice, "a dice expression", "1d100")],
         access: Access::Everyone,
@@ -1428,7 +1428,7 @@ pub enum ParseErrorKind {
         suggestion: Option<String>,
     },
     /// A command with sub-commands (`/ransom`) got none, or an unknown one.
-    #[error("{}say which: {expected}", bad_word(.word))]
+    #[error("{}", which_action(.word, .expected))]
     UnknownAction {
         /// The word given, if any.
         word: Option<String>,
@@ -1483,7 +1483,7 @@ pub enum ParseErrorKind {
     #[error("{0}")]
     UnknownName(UnknownName),
     /// A word not among the choices.
-    #[error("'{word}' is not one of: {expected}")]
+    #[error("'{word}' is not {expected}")]
     BadChoice {
         /// The word.
         word: String,
@@ -1556,23 +1556,24 @@ fn did_you_mean(suggestion: &Option<String>) -> String {
     }
 }
 
-fn bad_word(word: &Option<String>) -> String {
+fn which_action(word: &Option<String>, expected: &str) -> String {
     match word {
-        Some(w) => format!("'{w}' is not a choice; "),
-        None => String::new(),
+        Some(w) => format!("'{w}' is not {expected}"),
+        None => format!("say which: {expected}"),
     }
 }
 
-/// A bad command line: what was wrong, and the usage. Display is the one-line reply.
+/// A bad command line: what was wrong, and the usage. Display is the one-line reply. Boxed,
+/// so that a `Result` carrying it stays small.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{message}")]
-pub struct ParseError {
-    /// What was wrong.
-    pub kind: ParseErrorKind,
-    /// The command's words, when the command was recognised: `knight create`.
-    pub command: Option<String>,
-    /// The usage line(s), with the player's prefix.
-    pub usage: String,
+#[error("{}", .0.message)]
+pub struct ParseError(Box<ErrorDetail>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ErrorDetail {
+    kind: ParseErrorKind,
+    command: Option<String>,
+    usage: String,
     message: String,
 }
 
@@ -1626,17 +1627,33 @@ impl ParseError {
             Some(c) => format!("{prefix}{c}: {what}{stop} Usage: {usage}"),
             None => format!("{what}{stop} Usage: {usage}"),
         };
-        ParseError {
+        ParseError(Box::new(ErrorDetail {
             kind,
             command,
             usage,
             message,
-        }
+        }))
+    }
+
+    /// What was wrong.
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.0.kind
+    }
+
+    /// The command's words when the command was recognised (`knight create`, or `ransom` for
+    /// a missing sub-command); `None` for an unknown command.
+    pub fn command(&self) -> Option<&str> {
+        self.0.command.as_deref()
+    }
+
+    /// The usage line(s) shown, with the player's prefix.
+    pub fn usage(&self) -> &str {
+        &self.0.usage
     }
 
     /// The one-line reply (the same as Display).
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 }
 
@@ -1950,39 +1967,44 @@ fn unknown_action(group: &'static str, word: Option<&str>) -> ParseErrorKind {
 /// The nearest command to a mistyped word: by edit distance (at most 2), or a word it begins
 /// (`tourn`). Second words count too, so `/award` suggests `admin award`.
 fn suggest(word: &str) -> Option<(String, Context)> {
-    if word.is_empty() || word.chars().count() > 32 {
+    let word_chars = word.chars().count();
+    if word_chars == 0 || word_chars > 32 {
         return None;
     }
-    let mut best: Option<(usize, String, Context)> = None;
+    // The best so far: distance, entry, and whether its second word matched.
+    let mut best: Option<(usize, &'static CommandSpec, bool)> = None;
     for spec in COMMANDS {
-        let first = spec.first_word();
-        let mut candidates: Vec<(&str, String, Context)> = Vec::new();
-        let has_group = COMMANDS
-            .iter()
-            .any(|s| s.path.len() == 2 && s.first_word() == first);
-        let whole = if has_group {
-            Context::Group(first)
-        } else {
-            Context::Spec(spec)
-        };
-        candidates.push((first, first.to_string(), whole));
-        for alias in spec.aliases {
-            candidates.push((*alias, first.to_string(), whole));
-        }
-        if let Some(second) = spec.path.get(1) {
-            candidates.push((*second, spec.name(), Context::Spec(spec)));
-        }
-        for (candidate, shown_as, context) in candidates {
-            let mut d = edit_distance(word, candidate);
-            if word.len() >= 3 && candidate.starts_with(word) {
-                d = d.min(1);
-            }
-            if d <= 2 && best.as_ref().is_none_or(|(b, _, _)| d < *b) {
-                best = Some((d, shown_as, context));
+        let words = std::iter::once((spec.first_word(), false))
+            .chain(spec.aliases.iter().map(|a| (*a, false)))
+            .chain(spec.path.get(1).map(|s| (*s, true)));
+        for (candidate, second) in words {
+            let d = if word.len() >= 3 && candidate.starts_with(word) {
+                1
+            } else if candidate.chars().count().abs_diff(word_chars) > 2 {
+                // The distance is at least the difference in length.
+                continue;
+            } else {
+                edit_distance(word, candidate)
+            };
+            if d <= 2 && best.is_none_or(|(b, _, _)| d < b) {
+                best = Some((d, spec, second));
             }
         }
     }
-    best.map(|(_, s, c)| (s, c))
+    let (_, spec, second) = best?;
+    if second {
+        return Some((spec.name(), Context::Spec(spec)));
+    }
+    let first = spec.first_word();
+    let has_group = COMMANDS
+        .iter()
+        .any(|s| s.path.len() == 2 && s.first_word() == first);
+    let context = if has_group {
+        Context::Group(first)
+    } else {
+        Context::Spec(spec)
+    };
+    Some((first.to_string(), context))
 }
 
 /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
@@ -2100,9 +2122,12 @@ fn read_args(spec: &'static CommandSpec, lexer: &mut Lexer<'_>) -> Result<Comman
             continue;
         }
         let Some(arg) = next_positional else {
-            return Err(ParseErrorKind::Unexpected {
-                word: shown(&token.text),
-            });
+            let word = if token.quoted {
+                quote(&token.text)
+            } else {
+                token.text
+            };
+            return Err(ParseErrorKind::Unexpected { word: shown(&word) });
         };
         let value = read_value(arg, token, lexer)?;
         values.push(arg.name, value);
@@ -2160,8 +2185,7 @@ fn unquote_whole(rest: &str) -> String {
 /// words are joined while one ends or the next begins with a comma.
 fn continue_list(first: String, lexer: &mut Lexer<'_>) -> String {
     let mut text = first;
-    loop {
-        let Some(next) = lexer.peek() else { break };
+    while let Some(next) = lexer.peek() {
         if next.as_option().is_some() || !(text.ends_with(',') || next.text.starts_with(',')) {
             break;
         }
@@ -3003,7 +3027,7 @@ mod tests {
         ];
         for (line, check, usage) in cases {
             let e = err(line);
-            assert!(check(&e.kind), "{line}: {:?}", e.kind);
+            assert!(check(e.kind()), "{line}: {:?}", e.kind());
             let message = e.to_string();
             assert!(message.contains("Usage: "), "{line}: {message}");
             assert!(message.contains(usage), "{line}: {message}");
@@ -3020,8 +3044,8 @@ mod tests {
         let line = format!("/roll {}", "1".repeat(MAX_LINE_CHARS));
         let e = err(&line);
         assert_eq!(
-            e.kind,
-            ParseErrorKind::TooLong {
+            e.kind(),
+            &ParseErrorKind::TooLong {
                 max: MAX_LINE_CHARS
             }
         );
@@ -3037,16 +3061,16 @@ mod tests {
         // Unknown command, counted in characters not bytes.
         let e = err(&format!("!zzz {}", "é".repeat(MAX_LINE_CHARS)));
         assert_eq!(
-            e.kind,
-            ParseErrorKind::TooLong {
+            e.kind(),
+            &ParseErrorKind::TooLong {
                 max: MAX_LINE_CHARS
             }
         );
         assert!(e.to_string().contains("Usage: !help [COMMAND]"), "{e}");
         let e = err(&format!("/joust \"{}", "a".repeat(1_000_000)));
         assert_eq!(
-            e.kind,
-            ParseErrorKind::TooLong {
+            e.kind(),
+            &ParseErrorKind::TooLong {
                 max: MAX_LINE_CHARS
             }
         );
@@ -3082,21 +3106,35 @@ mod tests {
             "!ransom: say which: demand, free, kill or pay. Usage: !ransom demand KNIGHT [PP] | \
              !ransom free KNIGHT | !ransom kill KNIGHT | !ransom pay KNIGHT PP"
         );
-        assert_eq!(e.command.as_deref(), Some("ransom"));
+        assert_eq!(e.command(), Some("ransom"));
+        let e = err("/ransom forgive Alan");
+        assert!(
+            e.to_string()
+                .starts_with("/ransom: 'forgive' is not demand, free, kill or pay. Usage: "),
+            "{e}"
+        );
+        let e = err("/standings xp");
+        assert!(
+            e.to_string()
+                .starts_with("/standings: 'xp' is not hp or pp. Usage: /standings [hp|pp]"),
+            "{e}"
+        );
+        let e = err("/land \"\"");
+        assert!(e.to_string().starts_with("/land: unexpected '\"\"'"), "{e}");
         let e = err("/ransom pay Alan 2.3");
         assert_eq!(
             e.to_string(),
             "/ransom pay: PP must be a number of points above 0, whole or half, such as 2 or 2.5; \
              '2.3' is not. Usage: /ransom pay KNIGHT PP"
         );
-        assert_eq!(e.command.as_deref(), Some("ransom pay"));
-        assert_eq!(e.usage, "/ransom pay KNIGHT PP");
+        assert_eq!(e.command(), Some("ransom pay"));
+        assert_eq!(e.usage(), "/ransom pay KNIGHT PP");
     }
 
     #[test]
     fn repeated_words_are_shortened_and_kept_on_one_line() {
         let e = err("/joust \"Sir\nAlan\"x");
-        assert!(matches!(e.kind, ParseErrorKind::QuoteJoined));
+        assert!(matches!(e.kind(), ParseErrorKind::QuoteJoined));
         let e = err("/spend \"lan\nce\u{202e}\"");
         let message = e.to_string();
         assert!(message.contains("lan\\nce\\u{202e}"), "{message}");
@@ -3292,7 +3330,7 @@ mod tests {
                 };
                 let e = err(&line);
                 assert!(
-                    matches!(e.kind, ParseErrorKind::Missing { label, .. } if label == first_missing),
+                    matches!(e.kind(), ParseErrorKind::Missing { label, .. } if *label == first_missing),
                     "{line}: {e}"
                 );
             }
@@ -3402,7 +3440,7 @@ mod tests {
         }
         assert_eq!(
             help(Some("rol"), '/'),
-            vec!["/roll EXPR — Roll dice: 100, 1d100, 4d6kh3, 2d10+3."]
+            vec!["/roll EXPR — Roll dice, such as 1d100 or 4d6kh3."]
         );
         let ransom = help(Some("ransom"), '!');
         assert_eq!(ransom.len(), 4);
