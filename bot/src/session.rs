@@ -489,7 +489,10 @@ impl Session {
                             reason: format!("practice win, fight #{}", f.id),
                         });
                         lines.push(if award.pp.is_positive() {
-                            format!("{who} earns {} HP and {} PP (landed, R29).", award.hp, award.pp)
+                            format!(
+                                "{who} earns {} HP and {} PP (landed, R29).",
+                                award.hp, award.pp
+                            )
                         } else {
                             format!("{who} earns {} HP.", award.hp)
                         });

@@ -44,7 +44,11 @@ async fn the_worked_example_as_a_transcript() {
                 && e["knight"] == knight
                 && (n == 0 || e["roll"] == n || e["amount"] == n)
         });
-        assert!(found, "missing {kind} {knight} {n} in order; events: {:#?}", run.events);
+        assert!(
+            found,
+            "missing {kind} {knight} {n} in order; events: {:#?}",
+            run.events
+        );
     }
     // The fight is still on, with its steps in the books.
     let store = books.store().await;

@@ -48,7 +48,9 @@ impl std::io::Write for Sink {
 impl Sink {
     pub fn lines(&self) -> Vec<serde_json::Value> {
         let text = String::from_utf8(self.0.lock().unwrap().clone()).unwrap();
-        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     }
 }
 
@@ -71,13 +73,21 @@ impl Run {
 
     /// Panics with the transcript if `needle` was not said.
     pub fn expect(&self, needle: &str) -> &Self {
-        assert!(self.said(needle), "expected a line containing {needle:?} in:\n{}", self.out);
+        assert!(
+            self.said(needle),
+            "expected a line containing {needle:?} in:\n{}",
+            self.out
+        );
         self
     }
 
     /// Panics if `needle` was said.
     pub fn expect_not(&self, needle: &str) -> &Self {
-        assert!(!self.said(needle), "did not expect {needle:?} in:\n{}", self.out);
+        assert!(
+            !self.said(needle),
+            "did not expect {needle:?} in:\n{}",
+            self.out
+        );
         self
     }
 }
@@ -91,9 +101,15 @@ pub async fn run_with(db: &Path, config: &str, transcript: &str) -> Run {
         .unwrap()
         .with_event_sink(Box::new(sink.clone()));
     let prefixes = app.config.console.prefixes.clone();
-    let hub = Hub::manual(Arc::new(app), Arc::new(Clock::manual(chrono::Utc::now())), prefixes);
+    let hub = Hub::manual(
+        Arc::new(app),
+        Arc::new(Clock::manual(chrono::Utc::now())),
+        prefixes,
+    );
     let mut out = Vec::new();
-    let result = script::run(&hub, transcript, &mut out).await.map_err(|e| format!("{e:#}"));
+    let result = script::run(&hub, transcript, &mut out)
+        .await
+        .map_err(|e| format!("{e:#}"));
     Run {
         out: String::from_utf8(out).unwrap(),
         events: sink.lines(),
