@@ -884,7 +884,7 @@ fn second_legs_has_no_further_effect_r17() {
 
 #[test]
 fn second_legs_gives_cpk_nothing_to_heal_r17() {
-    // R17, R22: the second LEGS is no injury suffered, so an armed CPK does not fire at it.
+    // R17, R22, R128: the second LEGS is no injury suffered, so an armed CPK does not fire at it.
     let mut d = bryn_hits_ash(50);
     d.go(A, Decision::Psi(Some(PsiSkill::Cpk)));
     bryn_hits_ash_again(&mut d, 34);

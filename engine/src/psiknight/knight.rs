@@ -535,7 +535,7 @@ mod tests {
         assert_eq!(k.styled(), "Dame Dara");
     }
 
-    // R3: each violated rule is its own error.
+    // R3: each violated rule is its own error; R122: names of 1 to 32 letters, digits, spaces, ' - .
     #[test]
     fn r3_each_rule_has_its_own_error() {
         let mut k = dara();

@@ -22,9 +22,9 @@
 //! passed to the call that needs them. A restored value that was tampered with cannot make any
 //! method panic; at worst a call returns an error.
 //!
-//! # Rulings made here (R101–R110)
+//! # Rulings made here (R130–R139)
 //!
-//! - **R101 Lists draw.** At the start of each round the remaining knights, in entry order, are
+//! - **R130 Lists draw.** At the start of each round the remaining knights, in entry order, are
 //!   shuffled by Fisher–Yates driven by the dice: for `i` from `n − 1` down to `1`, roll a
 //!   `d(i + 1)` and swap position `i` with position `roll − 1`. A round of `n` knights therefore
 //!   takes exactly `n − 1` rolls, `d n, d(n−1), …, d2` in that order, and the script
@@ -32,7 +32,7 @@
 //!   last knight in the shuffled order who has not yet sat out (uniform among those eligible, and
 //!   no extra roll). The others pair off in shuffled order; the earlier of a pair is listed first
 //!   and is the challenger of the match (R40).
-//! - **R102 Those who sat out meet first.** If two remaining knights have already sat out, they
+//! - **R131 Those who sat out meet first.** If two remaining knights have already sat out, they
 //!   are paired with each other that round. Without this, R34 can fail: with 17 entrants the
 //!   rounds hold 17, 9, 5 and 3 knights, and if the odd men out of rounds 1 and 2 both win in
 //!   round 3, the three left have all sat out and none can be the odd man of round 4. With it, at
@@ -41,7 +41,7 @@
 //!   an odd count `n ≥ 3` thus always has at least `n − 2 ≥ 1` knight who may sit out, so no
 //!   knight ever sits out twice (`n = 1` means the lists are over). Tested for every count from
 //!   2 to 256.
-//! - **R103 Placings.** The final is the last round fought. The finalist is the knight who went
+//! - **R132 Placings.** The final is the last round fought. The finalist is the knight who went
 //!   out in it; the semi-finalists are the knights who went out in the round before it. Without
 //!   double eliminations the final holds two knights and the round before it three or four, so
 //!   there are one or two semi-finalists (one when that round had an odd man out, who then
@@ -51,23 +51,23 @@
 //!   Awards), though neither lost to a finalist; a final with no winner leaves no champion and
 //!   two finalists. Placing is by the round in which a knight went out, never by a bye. Each
 //!   placed knight earns 1 HP (R36), the champion 1 more.
-//! - **R104 Melee muster.** Knights join while the melee musters; the moderator then starts it,
+//! - **R133 Melee muster.** Knights join while the melee musters; the moderator then starts it,
 //!   which needs at least one knight on each side; no one joins after the start.
-//! - **R105 Offers.** A knight has at most one open offer of their own, may receive several,
+//! - **R134 Offers.** A knight has at most one open offer of their own, may receive several,
 //!   may withdraw their own, and may decline one made to them. When a knight enters a pass, every
 //!   other open offer made by or to either knight of that pass lapses.
-//! - **R106 Time.** When the moderator calls time, open offers lapse and no pass may start;
+//! - **R135 Time.** When the moderator calls time, open offers lapse and no pass may start;
 //!   passes already under way are fought out, and the melee ends with the last of them (at once
 //!   if none is under way). Time cannot be called before the start.
-//! - **R107 Major injury in a melee.** A knight unhorsed with a major injury (R12) is out of the
+//! - **R136 Major injury in a melee.** A knight unhorsed with a major injury (R12) is out of the
 //!   melee even if a remount is allowed and unused: it keeps them out of every fight that day.
-//! - **R108 Ransom in a melee.** In a pass for ransom (R39), a knight unhorsed while the other
+//! - **R137 Ransom in a melee.** In a pass for ransom (R39), a knight unhorsed while the other
 //!   stays mounted has lost a joust for ransom and "may not fight again until released": they are
 //!   out of the melee whatever their remount, and the pass record names the captive and the
 //!   victor. When both fall, neither won, no one is captured, and remounts apply as usual.
-//! - **R109 Melee first prize.** The moderator names it once, after the melee has ended, to a
+//! - **R138 Melee first prize.** The moderator names it once, after the melee has ended, to a
 //!   knight who took part, on either side.
-//! - **R110 Schedule override.** An override is needed, and reported, only when the realm already
+//! - **R139 Schedule override.** An override is needed, and reported, only when the realm already
 //!   has a tournament in the requested month; asking for one when the month is free is a plain
 //!   allowance.
 
@@ -91,7 +91,7 @@ pub const MAX_SIDE_NAME_CHARS: usize = 60;
 // Awards
 // ---------------------------------------------------------------------------------------------
 
-/// The placings that earn a Lists Honor Point (R36, R103).
+/// The placings that earn a Lists Honor Point (R36, R132).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Placing {
@@ -444,7 +444,7 @@ pub enum ListsError {
         /// The knight named as winner.
         winner: KnightId,
     },
-    /// Every knight left has sat out already. Unreachable through this API (R102); only a
+    /// Every knight left has sat out already. Unreachable through this API (R131); only a
     /// tampered saved state can get here.
     #[error(
         "every knight left has already sat out a round, so no one can be the odd man out (R34)"
@@ -452,11 +452,11 @@ pub enum ListsError {
     NoOddManOut,
 }
 
-/// A Lists: a one-on-one elimination contest (rules "Lists", R34–R36, R101–R103).
+/// A Lists: a one-on-one elimination contest (rules "Lists", R34–R36, R130–R132).
 ///
 /// Lifecycle: [`Lists::new`] draws round 1. While [`Lists::next_match`] names a pair, the caller
 /// runs that match and hands its result to [`Lists::record`] with the tournament's dice; when a
-/// round's last result comes in, the next round is drawn with those dice (R101). When
+/// round's last result comes in, the next round is drawn with those dice (R130). When
 /// [`Lists::is_finished`], [`Lists::champion`] and [`Lists::awards`] give the outcome. Matches of
 /// a round may be recorded in any order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -466,7 +466,7 @@ pub struct Lists {
 }
 
 impl Lists {
-    /// Opens the lists with `entrants` in entry order and draws round 1 (R34, R101), which takes
+    /// Opens the lists with `entrants` in entry order and draws round 1 (R34, R130), which takes
     /// `entrants.len() − 1` rolls from `dice`.
     pub fn new(entrants: Vec<KnightId>, dice: &mut impl RollSource) -> Result<Self, ListsError> {
         if entrants.len() < 2 {
@@ -541,7 +541,7 @@ impl Lists {
     }
 
     /// Records the result of a match of the current round. When it is the round's last result
-    /// and two or more knights remain, the next round is drawn with `dice` (R101); otherwise
+    /// and two or more knights remain, the next round is drawn with `dice` (R130); otherwise
     /// `dice` is not touched. On an error nothing changes.
     pub fn record(
         &mut self,
@@ -600,7 +600,7 @@ impl Lists {
     }
 
     /// The champion: the last knight unbeaten, once the lists are over. `None` before, and when
-    /// the final had no winner (R103).
+    /// the final had no winner (R132).
     pub fn champion(&self) -> Option<KnightId> {
         if !self.is_finished() {
             return None;
@@ -620,7 +620,7 @@ impl Lists {
         }
     }
 
-    /// The knights who went out in the final, in entry order (R103). Empty until the lists end.
+    /// The knights who went out in the final, in entry order (R132). Empty until the lists end.
     pub fn finalists(&self) -> Vec<KnightId> {
         match self.rounds.len().checked_sub(1) {
             Some(last) if self.is_finished() => self.out_in_round(last),
@@ -628,7 +628,7 @@ impl Lists {
         }
     }
 
-    /// The knights who went out in the round before the final, in entry order (R103): two, or
+    /// The knights who went out in the round before the final, in entry order (R132): two, or
     /// one when that round had an odd man out, or none when the final was the first round.
     /// Empty until the lists end.
     pub fn semi_finalists(&self) -> Vec<KnightId> {
@@ -638,12 +638,12 @@ impl Lists {
         }
     }
 
-    /// A knight's top-three placing, once the lists are over (R36, R103).
+    /// A knight's top-three placing, once the lists are over (R36, R132).
     pub fn placing(&self, knight: KnightId) -> Option<Placing> {
         self.placings().get(&knight).copied()
     }
 
-    /// Every top-three placing, once the lists are over (R36, R103).
+    /// Every top-three placing, once the lists are over (R36, R132).
     pub fn placings(&self) -> BTreeMap<KnightId, Placing> {
         let mut placings = BTreeMap::new();
         for k in self.semi_finalists() {
@@ -807,7 +807,7 @@ impl Lists {
     }
 }
 
-/// Rearranges `items` by Fisher–Yates driven by the dice (R101): for `i` from `len − 1` down to
+/// Rearranges `items` by Fisher–Yates driven by the dice (R130): for `i` from `len − 1` down to
 /// `1`, a `d(i + 1)` picks the position `roll − 1` to swap with `i`. A roll off the die (which no
 /// honest [`RollSource`] gives) is clamped onto it rather than trusted.
 fn shuffle<T>(items: &mut [T], dice: &mut impl RollSource) {
@@ -819,7 +819,7 @@ fn shuffle<T>(items: &mut [T], dice: &mut impl RollSource) {
     }
 }
 
-/// Draws a round from the `remaining` knights in entry order (R34, R101, R102).
+/// Draws a round from the `remaining` knights in entry order (R34, R130, R131).
 fn draw(
     remaining: &[KnightId],
     sat_out: &BTreeSet<KnightId>,
@@ -836,7 +836,7 @@ fn draw(
     } else {
         None
     };
-    // R102: those who have sat out meet each other first. With the invariant there are at most
+    // R131: those who have sat out meet each other first. With the invariant there are at most
     // two; a lone one (or a third, from a tampered state) takes the ordinary draw.
     let rested: Vec<KnightId> = order
         .iter()
@@ -894,9 +894,9 @@ pub type PassId = usize;
 pub enum OutReason {
     /// Unhorsed with no remount left (R37).
     Unhorsed,
-    /// Unhorsed with a major injury, whatever the remount (R107).
+    /// Unhorsed with a major injury, whatever the remount (R136).
     MajorInjury,
-    /// Unhorsed alone in a pass for ransom: captured, whatever the remount (R108).
+    /// Unhorsed alone in a pass for ransom: captured, whatever the remount (R137).
     Captured,
 }
 
@@ -975,7 +975,7 @@ impl PassResult {
     }
 }
 
-/// A knight captured in a pass for ransom (R39, R108): the bot opens the ransom.
+/// A knight captured in a pass for ransom (R39, R137): the bot opens the ransom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Capture {
     /// The knight unhorsed, now a captive.
@@ -1007,7 +1007,7 @@ pub enum PassState {
     Withdrawn,
     /// Declined by the knight it was offered to.
     Declined,
-    /// Lapsed: a knight entered another pass, went out, or time was called (R105, R106).
+    /// Lapsed: a knight entered another pass, went out, or time was called (R134, R135).
     Lapsed,
     /// Accepted: the Joust pass is being fought.
     Underway,
@@ -1052,7 +1052,7 @@ impl Pass {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
-    /// The moderator's time limit (R37, R106).
+    /// The moderator's time limit (R37, R135).
     TimeLimit,
     /// Only one side has mounted knights (R37).
     OneSideMounted,
@@ -1075,11 +1075,11 @@ pub struct MeleeEnd {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MeleePhase {
-    /// Knights join; the moderator starts it (R104).
+    /// Knights join; the moderator starts it (R133).
     Mustering,
     /// Passes are offered, accepted and fought.
     Fighting,
-    /// Time is called: the passes under way are fought out, nothing new starts (R106).
+    /// Time is called: the passes under way are fought out, nothing new starts (R135).
     TimeCalled,
     /// Over.
     Ended(MeleeEnd),
@@ -1098,19 +1098,19 @@ pub enum MeleeError {
     #[error("the two sides need different names; both are called '{0}'")]
     SameSideNames(String),
     /// Joining after the start.
-    #[error("the melee has started; no one joins now (R104)")]
+    #[error("the melee has started; no one joins now (R133)")]
     AlreadyStarted,
     /// Fighting or calling time before the start.
     #[error("the melee has not started yet")]
     NotStarted,
     /// A new pass after time was called.
-    #[error("time has been called; no new pass may start (R106)")]
+    #[error("time has been called; no new pass may start (R135)")]
     TimeCalled,
     /// Anything but the first prize after the end.
     #[error("the melee is over")]
     Ended,
     /// Naming the first prize before the end.
-    #[error("the first prize is named once the melee is over (R109)")]
+    #[error("the first prize is named once the melee is over (R138)")]
     NotEnded,
     /// A knight joins twice (on either side).
     #[error("knight #{knight} has already joined {side}; a knight joins one side, once")]
@@ -1121,7 +1121,7 @@ pub enum MeleeError {
         side: String,
     },
     /// Starting with a side that has no knights.
-    #[error("{0} has no knights yet; each side needs at least one to start (R104)")]
+    #[error("{0} has no knights yet; each side needs at least one to start (R133)")]
     EmptySide(String),
     /// The knight has not joined.
     #[error("knight #{0} has not joined the melee")]
@@ -1150,8 +1150,8 @@ pub enum MeleeError {
         /// The pass under way.
         pass: PassId,
     },
-    /// The knight already has an open offer (R105).
-    #[error("knight #{knight} already has an open offer (pass #{pass}); withdraw it first (R105)")]
+    /// The knight already has an open offer (R134).
+    #[error("knight #{knight} already has an open offer (pass #{pass}); withdraw it first (R134)")]
     OfferOpen {
         /// The knight.
         knight: KnightId,
@@ -1203,14 +1203,14 @@ pub enum MeleeError {
     #[error("knight #{0} was not unhorsed, so cannot have taken a major injury (R12)")]
     InjuryWithoutFall(KnightId),
     /// The first prize was already named.
-    #[error("the first prize has already been named: knight #{0} (R109)")]
+    #[error("the first prize has already been named: knight #{0} (R138)")]
     PrizeAlreadyNamed(KnightId),
     /// Time was already called.
     #[error("time has already been called")]
     TimeAlreadyCalled,
 }
 
-/// A tournament melee (rules "Melee", R37, R39, R104–R109): two named sides, passes made ad hoc
+/// A tournament melee (rules "Melee", R37, R39, R133–R138): two named sides, passes made ad hoc
 /// between willing knights, one Joust pass each.
 ///
 /// Lifecycle: [`Melee::open`] with two side names, [`Melee::join`] while mustering,
@@ -1343,7 +1343,7 @@ impl Melee {
             .collect()
     }
 
-    /// A knight joins a side, once, while the melee musters (R37, R104).
+    /// A knight joins a side, once, while the melee musters (R37, R133).
     pub fn join(&mut self, knight: KnightId, side: MeleeSide) -> Result<(), MeleeError> {
         match self.phase {
             MeleePhase::Mustering => {}
@@ -1366,7 +1366,7 @@ impl Melee {
         Ok(())
     }
 
-    /// The moderator starts the fighting; each side needs a knight (R104).
+    /// The moderator starts the fighting; each side needs a knight (R133).
     pub fn start(&mut self) -> Result<(), MeleeError> {
         match self.phase {
             MeleePhase::Mustering => {}
@@ -1474,7 +1474,7 @@ impl Melee {
         }
     }
 
-    /// The knight who offered a pass withdraws it (R105).
+    /// The knight who offered a pass withdraws it (R134).
     pub fn withdraw(&mut self, knight: KnightId, pass: PassId) -> Result<(), MeleeError> {
         if self.open_pass(pass)?.challenger != knight {
             return Err(MeleeError::NotYourOffer { knight, pass });
@@ -1483,7 +1483,7 @@ impl Melee {
         Ok(())
     }
 
-    /// The knight offered a pass declines it (R105).
+    /// The knight offered a pass declines it (R134).
     pub fn decline(&mut self, knight: KnightId, pass: PassId) -> Result<(), MeleeError> {
         if self.open_pass(pass)?.challenged != knight {
             return Err(MeleeError::NotOfferedToYou { knight, pass });
@@ -1494,7 +1494,7 @@ impl Melee {
 
     /// The knight offered a pass accepts it: the pass is under way and the caller fights one Joust
     /// pass, the challenger being the knight who offered (R37, R40). Every other open offer made
-    /// by or to either knight lapses (R105). Returns the pass.
+    /// by or to either knight lapses (R134). Returns the pass.
     pub fn accept(&mut self, knight: KnightId, pass: PassId) -> Result<Pass, MeleeError> {
         self.check_fighting()?;
         let p = self.open_pass(pass)?;
@@ -1520,8 +1520,8 @@ impl Melee {
     }
 
     /// Takes the result of a pass under way (R37): each knight who fell is out, unless a remount
-    /// is allowed and unused (then it is used and the knight stays in); a major injury (R107)
-    /// or a capture in a pass for ransom (R108) puts the knight out regardless. Each fall is an
+    /// is allowed and unused (then it is used and the knight stays in); a major injury (R136)
+    /// or a capture in a pass for ransom (R137) puts the knight out regardless. Each fall is an
     /// unhorsing for the other knight. The melee then ends if only one side (or no side) has
     /// mounted knights, or if time was called and this was the last pass under way.
     pub fn resolve(&mut self, pass: PassId, result: PassResult) -> Result<PassRecord, MeleeError> {
@@ -1607,7 +1607,7 @@ impl Melee {
         Ok(record)
     }
 
-    /// The moderator's time limit is reached (R37, R106).
+    /// The moderator's time limit is reached (R37, R135).
     pub fn time_up(&mut self) -> Result<(), MeleeError> {
         match self.phase {
             MeleePhase::Mustering => return Err(MeleeError::NotStarted),
@@ -1678,7 +1678,7 @@ impl Melee {
     }
 
     /// The moderator names the knight who wins the first prize: once, after the end, a knight who
-    /// took part (R109).
+    /// took part (R138).
     pub fn name_first_prize(&mut self, knight: KnightId) -> Result<(), MeleeError> {
         if !self.is_finished() {
             return Err(MeleeError::NotEnded);
@@ -1841,7 +1841,7 @@ pub enum ScheduleError {
 /// Whether a realm may hold a tournament in `requested`, given the months of its existing
 /// tournaments (R38): allowed when the month is free; otherwise refused, unless
 /// `moderator_override`, which is allowed and reported as [`Scheduled::Overridden`] for the log
-/// (R110).
+/// (R139).
 pub fn schedule(
     existing: &[Month],
     requested: Month,
@@ -1864,7 +1864,7 @@ mod tests {
     use crate::dice::{ScriptedDice, SeededDice};
     use proptest::prelude::*;
 
-    /// The script that leaves `n` knights in entry order (R101): d n rolls n, …, d2 rolls 2.
+    /// The script that leaves `n` knights in entry order (R130): d n rolls n, …, d2 rolls 2.
     fn keep_order(n: u32) -> Vec<u32> {
         (2..=n).rev().collect()
     }
@@ -1879,7 +1879,7 @@ mod tests {
 
     // ---- Lists: the draw ----
 
-    // R101: Fisher–Yates, i from n−1 down to 1, swap i with roll−1. [1,2,3,4,5] with d5=2 (swap
+    // R130: Fisher–Yates, i from n−1 down to 1, swap i with roll−1. [1,2,3,4,5] with d5=2 (swap
     // 4↔1: 1 5 3 4 2), d4=4 (stay), d3=1 (swap 2↔0: 3 5 1 4 2), d2=2 (stay).
     #[test]
     fn r101_the_shuffle_is_fisher_yates_on_the_dice() {
@@ -1906,7 +1906,7 @@ mod tests {
         assert_eq!(items, [1, 2, 3]);
     }
 
-    // R34, R101: two entrants; d2=1 swaps them, so 2 is listed first. The final is round 1.
+    // R34, R130: two entrants; d2=1 swaps them, so 2 is listed first. The final is round 1.
     #[test]
     fn r36_two_entrants() {
         let mut dice = ScriptedDice::new([1]);
@@ -1941,7 +1941,7 @@ mod tests {
         assert_eq!(dice.remaining(), 0);
     }
 
-    // R34, R101, R103: three entrants. Round 1: [10,20,30], d3=1 (swap 2↔0: 30 20 10), d2=1
+    // R34, R130, R132: three entrants. Round 1: [10,20,30], d3=1 (swap 2↔0: 30 20 10), d2=1
     // (swap 1↔0: 20 30 10); odd man out is the last who has not sat out: 10. Round 2: [10,30],
     // d2=2 keeps the order. The semi-finalist is 20, who went out in round 1.
     #[test]
@@ -1991,7 +1991,7 @@ mod tests {
         (lists, dice)
     }
 
-    // R34, R36, R101, R103: five entrants, hand-computed.
+    // R34, R36, R130, R132: five entrants, hand-computed.
     #[test]
     fn r36_five_entrants() {
         let (mut lists, mut dice) = five_entrants();
@@ -2020,7 +2020,7 @@ mod tests {
         assert_eq!(r, Recorded::Finished);
         assert_eq!(lists.champion(), Some(5));
         assert_eq!(lists.finalist(), Some(2));
-        // R103: round 2 had an odd man out (5), so it has one semi-finalist.
+        // R132: round 2 had an odd man out (5), so it has one semi-finalist.
         assert_eq!(lists.semi_finalists(), vec![1]);
         // R36 by hand. 1: matches R1 R2, unhorsed 4 in R1, semi = 2+1+1 = 4. 2: bye, R2, R3,
         // finalist = 2+0+1 = 3. 3: 1 match = 1. 4: 1 match, unhorsed 1 = 2. 5: R1 R3, two
@@ -2088,7 +2088,7 @@ Semi-finalist: #1
         );
     }
 
-    // R34, R36, R101, R103: eight entrants. Round 1 keeps entry order. Round 2: [1,4,5,8], d4=1
+    // R34, R36, R130, R132: eight entrants. Round 1 keeps entry order. Round 2: [1,4,5,8], d4=1
     // (swap 3↔0: 8 4 5 1), d3=3 (stay), d2=1 (swap 1↔0: 4 8 5 1). Round 3: [1,8], d2=2.
     #[test]
     fn r36_eight_entrants() {
@@ -2141,9 +2141,9 @@ Semi-finalist: #1
         assert_eq!(dice.remaining(), 0);
     }
 
-    // R34, R36, R101, R102, R103: thirteen entrants, every round in entry order but the last.
+    // R34, R36, R130, R131, R132: thirteen entrants, every round in entry order but the last.
     // Round 1: 13 sits out. Round 2: [1,3,5,7,9,11,13]; 13 is last but has sat out, so 11 does.
-    // Round 3: [1,7,11,13]; 11 and 13 have both sat out, so they meet first (R102).
+    // Round 3: [1,7,11,13]; 11 and 13 have both sat out, so they meet first (R131).
     // Round 4: [1,13], d2=1 lists 13 first.
     #[test]
     fn r36_thirteen_entrants() {
@@ -2218,10 +2218,10 @@ Semi-finalist: #1
         assert_eq!(dice.remaining(), 0);
     }
 
-    // R102: the corner R34 alone cannot escape. 17 entrants: 17 sits out round 1, 15 round 2.
+    // R131: the corner R34 alone cannot escape. 17 entrants: 17 sits out round 1, 15 round 2.
     // Round 3 holds [1,5,9,15,17]; d5=1 (swap 4↔0: 17 5 9 15 1), then d4=4 d3=3 d2=2 keep it;
     // 1 sits out. Paired in shuffled order 17–5 and 9–15, both byes could win and leave
-    // {1,15,17}, all of whom have sat out. R102 pairs 17 with 15 instead.
+    // {1,15,17}, all of whom have sat out. R131 pairs 17 with 15 instead.
     #[test]
     fn r102_those_who_sat_out_meet_first() {
         let mut script = keep_order(17);
@@ -2257,7 +2257,7 @@ Semi-finalist: #1
         assert_eq!(dice.remaining(), 0);
     }
 
-    // R103: a final with no winner leaves no champion and two finalists.
+    // R132: a final with no winner leaves no champion and two finalists.
     #[test]
     fn r103_a_final_with_no_winner() {
         let mut dice = ScriptedDice::new([2]);
@@ -2281,7 +2281,7 @@ Semi-finalist: #1
         assert!(lists.bracket().contains("Champion: none"));
     }
 
-    // R103: three entrants, the pair both out in round 1: the odd man out is champion without a
+    // R132: three entrants, the pair both out in round 1: the odd man out is champion without a
     // match, and the two who went out in the last round fought share the finalist's place.
     #[test]
     fn r103_the_odd_man_out_can_be_champion() {
@@ -2307,7 +2307,7 @@ Semi-finalist: #1
         );
     }
 
-    // R103: a double elimination in the round before the final makes both knights
+    // R132: a double elimination in the round before the final makes both knights
     // semi-finalists, with the loser of the other match ("including ties").
     #[test]
     fn r103_semi_finalists_with_a_double_elimination() {
@@ -2438,8 +2438,8 @@ Semi-finalist: #1
         );
     }
 
-    // R102: a tampered save in which every knight left has sat out cannot be drawn; the refusal
-    // leaves it as it was. (Through the API this cannot happen; see R102.)
+    // R131: a tampered save in which every knight left has sat out cannot be drawn; the refusal
+    // leaves it as it was. (Through the API this cannot happen; see R131.)
     #[test]
     fn r102_an_impossible_saved_state_is_refused_not_panicked() {
         let saved = |byes: &str| {
@@ -2492,7 +2492,7 @@ Semi-finalist: #1
     // ---- Lists: properties over every size ----
 
     /// Runs a lists of `n` with random winners (and, with `doubles`, occasional matches with no
-    /// winner), saving and restoring now and then, and checks R34, R36, R101–R103.
+    /// winner), saving and restoring now and then, and checks R34, R36, R130–R132.
     fn run_and_check(n: usize, seed: u64, doubles: bool) {
         let entrants: Vec<KnightId> = (0..n as i64).map(|i| 1_000 + 7 * i).collect();
         let mut draw_dice = SeededDice::from_u64(seed);
@@ -2527,7 +2527,7 @@ Semi-finalist: #1
 
         // Replay the rounds: each round holds exactly the knights left, each once; a bye only
         // with an odd count, and only for one who has not sat out; at most two who have sat
-        // out are left at the start of any round (R102's invariant).
+        // out are left at the start of any round (R131's invariant).
         let mut left: BTreeSet<KnightId> = entrants.iter().copied().collect();
         let mut sat_out: BTreeSet<KnightId> = BTreeSet::new();
         let mut losses: BTreeMap<KnightId, usize> = BTreeMap::new();
@@ -2542,7 +2542,7 @@ Semi-finalist: #1
             let expected: Vec<KnightId> = left.iter().copied().collect();
             assert_eq!(seen, expected, "n={n} seed={seed} round {}", i + 1);
             assert_eq!(round.bye().is_some(), left.len() % 2 == 1);
-            assert!(left.intersection(&sat_out).count() <= 2, "R102 invariant");
+            assert!(left.intersection(&sat_out).count() <= 2, "R131 invariant");
             if let Some(b) = round.bye() {
                 // R34: no knight sits out twice.
                 assert!(sat_out.insert(b), "n={n} seed={seed}: {b} sat out twice");
@@ -2605,7 +2605,7 @@ Semi-finalist: #1
                     "n={n} seed={seed} knight {k}"
                 );
             }
-            // R103: one finalist; one or two semi-finalists (none when the final is round 1).
+            // R132: one finalist; one or two semi-finalists (none when the final is round 1).
             assert!(lists.finalist().is_some());
             let semis = lists.semi_finalists().len();
             if n == 2 {
@@ -2620,7 +2620,7 @@ Semi-finalist: #1
         }
     }
 
-    // R34, R36, R101, R102, R103: every entrant count from 2 to 256, several seeds each, with
+    // R34, R36, R130, R131, R132: every entrant count from 2 to 256, several seeds each, with
     // and without matches that have no winner.
     #[test]
     fn r34_every_count_from_2_to_256() {
@@ -2635,13 +2635,13 @@ Semi-finalist: #1
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(128))]
 
-        // R34, R36, R102: random sizes and seeds, random winners.
+        // R34, R36, R131: random sizes and seeds, random winners.
         #[test]
         fn r34_random_lists_hold_the_rules(n in 2usize..=256, seed in any::<u64>()) {
             run_and_check(n, seed, false);
         }
 
-        // R103: with matches that have no winner.
+        // R132: with matches that have no winner.
         #[test]
         fn r103_random_lists_with_double_eliminations(n in 2usize..=256, seed in any::<u64>()) {
             run_and_check(n, seed, true);
@@ -2677,7 +2677,7 @@ Semi-finalist: #1
         m.resolve(id, result).unwrap()
     }
 
-    // R37, R104: sides are named; a knight joins one side, once; the start needs both sides.
+    // R37, R133: sides are named; a knight joins one side, once; the start needs both sides.
     #[test]
     fn r104_open_join_and_start() {
         assert_eq!(
@@ -2826,7 +2826,7 @@ Semi-finalist: #1
         assert_eq!(m.time_up(), Err(MeleeError::Ended));
     }
 
-    // R106: time called with a pass under way; it is fought out, nothing new starts, and the
+    // R135: time called with a pass under way; it is fought out, nothing new starts, and the
     // melee ends with it.
     #[test]
     fn r106_time_called_during_a_pass() {
@@ -2851,7 +2851,7 @@ Semi-finalist: #1
         );
     }
 
-    // R105: one open offer per knight; entering a pass lapses the others; withdraw, decline.
+    // R134: one open offer per knight; entering a pass lapses the others; withdraw, decline.
     #[test]
     fn r105_offers() {
         let mut m = melee(false, &[A1, A2], &[B1, B2]);
@@ -2984,7 +2984,7 @@ Semi-finalist: #1
         );
     }
 
-    // R107: a major injury puts the knight out even with an unused remount.
+    // R136: a major injury puts the knight out even with an unused remount.
     #[test]
     fn r107_major_injury_is_out_whatever_the_remount() {
         let mut m = melee(true, &[A1, A2], &[B1, B2]);
@@ -2995,7 +2995,7 @@ Semi-finalist: #1
         assert!(!m.knight(B1).unwrap().remount_used);
     }
 
-    // R39, R108: the ransom flag rides on the pass; a lone fall in a pass for ransom is a
+    // R39, R137: the ransom flag rides on the pass; a lone fall in a pass for ransom is a
     // capture and out, remount or not; a double fall captures no one.
     #[test]
     fn r108_passes_for_ransom() {
@@ -3028,7 +3028,7 @@ Semi-finalist: #1
         }
     }
 
-    // R37, R109: the full melee awards, by hand. Remount allowed. A1 unhorses B1 (remount),
+    // R37, R138: the full melee awards, by hand. Remount allowed. A1 unhorses B1 (remount),
     // B1 and A2 both fall (A2 remounts, B1 out), A1 unhorses B2 (remount), time is called:
     // mounted 2 against 1, Gorllewin wins. The moderator names B2 first prize.
     #[test]
@@ -3114,7 +3114,7 @@ Semi-finalist: #1
         );
     }
 
-    // R38, R110: a moderator's override is allowed and reported for the log; on a free month it
+    // R38, R139: a moderator's override is allowed and reported for the log; on a free month it
     // is not an override at all.
     #[test]
     fn r110_the_override_is_reported() {
