@@ -440,6 +440,21 @@ impl Match {
         options
     }
 
+    /// Whether `decision` answers a prompt of `kind` (without building the option list).
+    fn is_option(&self, side: Side, kind: PromptKind, decision: Decision) -> bool {
+        use Decision::*;
+        match kind {
+            PromptKind::Sweep => matches!(decision, Sweep | NoSweep),
+            PromptKind::Strike => matches!(decision, High | Low),
+            PromptKind::FightOn => matches!(decision, Swordplay | Decline),
+            PromptKind::Action => matches!(decision, Attack | Observe | Press),
+            PromptKind::Counter => {
+                matches!(decision, Block | Dodge | Parry)
+                    && self.counter_barred(side, decision).is_none()
+            }
+        }
+    }
+
     fn default_for(&self, side: Side, kind: PromptKind) -> Decision {
         match kind {
             PromptKind::Sweep => Decision::NoSweep,
@@ -527,7 +542,7 @@ impl Match {
                 injury,
             });
         }
-        if !self.options(side, kind).contains(&decision) {
+        if !self.is_option(side, kind, decision) {
             return Err(RuleError::NotAnOption {
                 decision,
                 kind,
