@@ -39,7 +39,7 @@ pub struct Outgoing {
 enum Msg {
     Command {
         user: String,
-        command: Command,
+        command: Box<Command>,
         reply: oneshot::Sender<Lines>,
     },
     Fire {
@@ -49,8 +49,7 @@ enum Msg {
         reply: oneshot::Sender<Option<DateTime<Utc>>>,
     },
     Restore {
-        fight: Box<OpenFight>,
-        styled: [String; 2],
+        fight: Box<(OpenFight, [String; 2])>,
         reply: oneshot::Sender<Lines>,
     },
 }
@@ -67,7 +66,7 @@ pub struct Hub {
     outbox: Option<mpsc::UnboundedSender<Outgoing>>,
 }
 
-const MAILBOX: usize = 64;
+const MAILBOX: usize = 16;
 
 impl Hub {
     /// A hub whose sessions fire their own deadlines on `clock` and speak through `outbox`.
@@ -145,7 +144,7 @@ impl Hub {
         let (reply, answer) = oneshot::channel();
         let msg = Msg::Command {
             user: incoming.user.clone(),
-            command,
+            command: Box::new(command),
             reply,
         };
         self.ask(&incoming.realm, &incoming.channel, msg, answer)
@@ -187,8 +186,7 @@ impl Hub {
             let channel = fight.channel.clone();
             let (reply, answer) = oneshot::channel();
             let msg = Msg::Restore {
-                fight: Box::new(fight),
-                styled,
+                fight: Box::new((fight, styled)),
                 reply,
             };
             for text in self.ask(realm, &channel, msg, answer).await {
@@ -270,17 +268,19 @@ async fn actor(
                 let Some(msg) = msg else { break };
                 let now = clock.now();
                 match msg {
+                    // Boxed so an idle actor holds only a small future (10,000 channels at once).
                     Msg::Command { user, command, reply } => {
-                        let _ = reply.send(session.handle(&user, command, now).await);
+                        let _ = reply.send(Box::pin(session.handle(&user, *command, now)).await);
                     }
                     Msg::Fire { reply } => {
-                        let _ = reply.send(session.on_deadline(now).await);
+                        let _ = reply.send(Box::pin(session.on_deadline(now)).await);
                     }
                     Msg::Deadline { reply } => {
                         let _ = reply.send(session.next_deadline());
                     }
-                    Msg::Restore { fight, styled, reply } => {
-                        let lines = match session.restore(*fight, styled, now) {
+                    Msg::Restore { fight, reply } => {
+                        let (fight, styled) = *fight;
+                        let lines = match session.restore(fight, styled, now) {
                             Ok(lines) => lines,
                             Err(e) => {
                                 tracing::error!("cannot restore a fight: {e:#}");
@@ -293,7 +293,7 @@ async fn actor(
             }
             () = sleep => {
                 if let Some((clock, out, realm)) = &timers {
-                    for text in session.on_deadline(clock.now()).await {
+                    for text in Box::pin(session.on_deadline(clock.now())).await {
                         let _ = out.send(Outgoing { realm: realm.clone(), channel: session.channel().to_string(), text });
                     }
                 }

@@ -130,10 +130,52 @@ pub struct AwardRow {
     pub reason: String,
 }
 
-/// The storage handle: a pool of SQLite connections.
+/// The storage handle: a pool of SQLite connections, and the writer that commits fight steps
+/// from every channel in shared transactions.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
+    steps: tokio::sync::mpsc::Sender<StepWrite>,
+}
+
+/// A fight step waiting for the step writer.
+#[derive(Debug)]
+struct StepWrite {
+    fight: Id,
+    seq: i64,
+    step: Step,
+    done: tokio::sync::oneshot::Sender<Result<(), String>>,
+}
+
+/// The most steps committed in one transaction.
+const STEP_BATCH: usize = 512;
+
+/// Commits fight steps in batches: every step that arrives while a transaction is being written
+/// joins the next one. Each sender is answered only after its step is committed, so a reply never
+/// runs ahead of the books, while many channels share one commit (group commit).
+async fn step_writer(pool: SqlitePool, mut rx: tokio::sync::mpsc::Receiver<StepWrite>) {
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < STEP_BATCH {
+            match rx.try_recv() {
+                Ok(w) => batch.push(w),
+                Err(_) => break,
+            }
+        }
+        let result = async {
+            let mut tx = pool.begin().await?;
+            for w in &batch {
+                Store::insert_step(&mut tx, w.fight, w.seq, &w.step).await?;
+            }
+            tx.commit().await?;
+            anyhow::Ok(())
+        }
+        .await
+        .map_err(|e| format!("{e:#}"));
+        for w in batch {
+            let _ = w.done.send(result.clone());
+        }
+    }
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -182,7 +224,7 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
-        Ok(Store { pool })
+        Ok(Store::with_pool(pool))
     }
 
     /// A fresh database in memory (one connection, so every query sees the same data), for
@@ -201,7 +243,13 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
-        Ok(Store { pool })
+        Ok(Store::with_pool(pool))
+    }
+
+    fn with_pool(pool: SqlitePool) -> Store {
+        let (steps, rx) = tokio::sync::mpsc::channel(4 * STEP_BATCH);
+        tokio::spawn(step_writer(pool.clone(), rx));
+        Store { pool, steps }
     }
 
     /// The pool, for tests that inspect rows.
@@ -516,10 +564,23 @@ impl Store {
         Ok(())
     }
 
-    /// Appends a decision step to a fight in progress.
+    /// Appends a decision step to a fight in progress; returns once it is committed.
     pub async fn add_step(&self, fight: Id, seq: i64, step: &Step) -> Result<()> {
-        let mut conn = self.pool.acquire().await?;
-        Self::insert_step(&mut conn, fight, seq, step).await
+        let (done, committed) = tokio::sync::oneshot::channel();
+        let write = StepWrite {
+            fight,
+            seq,
+            step: step.clone(),
+            done,
+        };
+        self.steps
+            .send(write)
+            .await
+            .map_err(|_| anyhow::anyhow!("the step writer has stopped"))?;
+        committed
+            .await
+            .map_err(|_| anyhow::anyhow!("the step writer has stopped"))?
+            .map_err(|e| anyhow::anyhow!("cannot write a fight step: {e}"))
     }
 
     /// Ends a fight: its last step, its outcome, its awards and any major injuries, in one
