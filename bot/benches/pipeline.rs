@@ -36,7 +36,11 @@ fn say(channel: &str, user: &str, text: &str) -> Incoming {
 fn next_move(lines: &[String]) -> Option<(String, String)> {
     let line = lines.iter().rev().find(|l| l.contains(", then /"))?;
     let user = line.split_once(" (")?.1.split_once(')')?.0.to_string();
-    let mv = line.rsplit_once("then /")?.1.trim_end_matches(").").to_string();
+    let mv = line
+        .rsplit_once("then /")?
+        .1
+        .trim_end_matches(").")
+        .to_string();
     Some((user, mv))
 }
 
@@ -48,7 +52,9 @@ async fn main() {
         .unwrap_or(10_000);
     let dir = std::env::temp_dir().join(format!("herald-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
-    let store = Store::open(&dir.join("bench.db")).await.expect("the database");
+    let store = Store::open(&dir.join("bench.db"))
+        .await
+        .expect("the database");
     let app = Arc::new(App::new(store, Config::default(), Some(1)).expect("the app"));
     let hub = Arc::new(Hub::manual(
         app,
@@ -62,8 +68,13 @@ async fn main() {
     for i in 0..fights {
         let ch = format!("#c{i}");
         let (a, b) = (format!("a{i}"), format!("b{i}"));
-        for (u, n, top) in [(&a, format!("Al{i}"), "lance,ride,observe"), (&b, format!("Bo{i}"), "shield,dodge,sword")] {
-            let line = format!("/knight create {n} --top {top} --psi cpk:20,apportation:20 --monarch ragnar");
+        for (u, n, top) in [
+            (&a, format!("Al{i}"), "lance,ride,observe"),
+            (&b, format!("Bo{i}"), "shield,dodge,sword"),
+        ] {
+            let line = format!(
+                "/knight create {n} --top {top} --psi cpk:20,apportation:20 --monarch ragnar"
+            );
             hub.handle(&say(&ch, u, &line)).await;
         }
         hub.handle(&say(&ch, &a, &format!("/joust {b}"))).await;

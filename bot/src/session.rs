@@ -384,8 +384,12 @@ impl Session {
         };
         let Some(side) = Self::side_of(&f.users, user) else {
             return Ok(vec![format!(
-                "Only {} ({}) and {} ({}) act in this fight.",
-                f.styled[0], f.users[0], f.styled[1], f.users[1]
+                "Only {} ({}) and {} ({}) act in this fight; {}.",
+                f.styled[0],
+                f.users[0],
+                f.styled[1],
+                f.users[1],
+                waiting(&f.m, &f.styled, &f.users)
             )]);
         };
         self.apply(side, decision, now, None).await
@@ -497,7 +501,10 @@ impl Session {
                             format!("{who} earns {} HP.", award.hp)
                         });
                     }
-                    Err(refusal) => lines.push(format!("{who} has {refusal}: no HP for this win.")),
+                    Err(books::PracticeRefusal::MonthlyLimit) => lines.push(format!(
+                        "{who} has already earned {} practice HP in {month}: no HP for this win (R28).",
+                        books::PRACTICE_HP_PER_MONTH
+                    )),
                 }
             }
             (Some(_), false) => lines.push("Not recorded: no Honor is awarded (R26).".into()),
@@ -690,29 +697,44 @@ pub fn replay(fight: &OpenFight) -> Result<(Match, SeededDice, Vec<usize>)> {
     Ok((m, rng, mismatches))
 }
 
+/// "waiting for Dame Dara (dana) to announce a sweep or not: /sweep, /nosweep, /yield".
+fn waiting(m: &Match, styled: &Names, users: &[String; 2]) -> String {
+    let who: Vec<String> = m
+        .pending()
+        .iter()
+        .map(|p| {
+            format!(
+                "{} ({}) {}: {}",
+                styled[p.side.index()],
+                users[p.side.index()],
+                p.kind.describe(),
+                p.options
+                    .iter()
+                    .map(|d| format!("/{}", d.word()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect();
+    format!("waiting for {}", who.join("; "))
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|first| first.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// A refused decision as one line: what was wrong and what to do instead.
 fn refusal(m: &Match, err: &RuleError, styled: &Names, users: &[String; 2], side: Side) -> String {
     let me = &styled[side.index()];
     match err {
         RuleError::NotYourTurn { .. } | RuleError::AlreadyAnswered => {
-            let waiting: Vec<String> = m
-                .pending()
-                .iter()
-                .map(|p| {
-                    format!(
-                        "{} ({}) {}: {}",
-                        styled[p.side.index()],
-                        users[p.side.index()],
-                        p.kind.describe(),
-                        p.options
-                            .iter()
-                            .map(|d| format!("/{}", d.word()))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                })
-                .collect();
-            format!("Not your move, {me}. Waiting for {}.", waiting.join("; "))
+            format!(
+                "Not your move, {me}. {}.",
+                capitalized(&waiting(m, styled, users))
+            )
         }
         RuleError::NotAnOption {
             decision,
