@@ -36,10 +36,12 @@ pub struct Outgoing {
     pub text: String,
 }
 
+/// A session's mail. Sent boxed: a mailbox's slots are then one pointer each, which matters
+/// with 10,000 channels open.
 enum Msg {
     Command {
         user: String,
-        command: Box<Command>,
+        command: Command,
         reply: oneshot::Sender<Lines>,
     },
     Fire {
@@ -61,7 +63,7 @@ pub struct Hub {
     app: Arc<App>,
     clock: Arc<Clock>,
     prefixes: Vec<char>,
-    sessions: Mutex<HashMap<Key, mpsc::Sender<Msg>>>,
+    sessions: Mutex<HashMap<Key, mpsc::Sender<Box<Msg>>>>,
     /// Where live timeouts speak; `None` when deadlines are fired by hand (transcripts).
     outbox: Option<mpsc::UnboundedSender<Outgoing>>,
 }
@@ -106,7 +108,7 @@ impl Hub {
         &self.clock
     }
 
-    async fn session(&self, realm: &str, channel: &str) -> Result<mpsc::Sender<Msg>> {
+    async fn session(&self, realm: &str, channel: &str) -> Result<mpsc::Sender<Box<Msg>>> {
         let key = (realm.to_string(), channel.to_string());
         if let Some(tx) = self
             .sessions
@@ -144,7 +146,7 @@ impl Hub {
         let (reply, answer) = oneshot::channel();
         let msg = Msg::Command {
             user: incoming.user.clone(),
-            command: Box::new(command),
+            command,
             reply,
         };
         self.ask(&incoming.realm, &incoming.channel, msg, answer)
@@ -159,7 +161,7 @@ impl Hub {
         answer: oneshot::Receiver<T>,
     ) -> T {
         let sent = match self.session(realm, channel).await {
-            Ok(tx) => tx.send(msg).await.is_ok(),
+            Ok(tx) => tx.send(Box::new(msg)).await.is_ok(),
             Err(e) => {
                 tracing::error!("cannot open a session for {channel}: {e:#}");
                 false
@@ -248,7 +250,7 @@ impl Hub {
 
 async fn actor(
     mut session: Session,
-    mut rx: mpsc::Receiver<Msg>,
+    mut rx: mpsc::Receiver<Box<Msg>>,
     clock: Arc<Clock>,
     timers: Option<(Arc<Clock>, mpsc::UnboundedSender<Outgoing>, String)>,
 ) {
@@ -267,10 +269,10 @@ async fn actor(
             msg = rx.recv() => {
                 let Some(msg) = msg else { break };
                 let now = clock.now();
-                match msg {
+                match *msg {
                     // Boxed so an idle actor holds only a small future (10,000 channels at once).
                     Msg::Command { user, command, reply } => {
-                        let _ = reply.send(Box::pin(session.handle(&user, *command, now)).await);
+                        let _ = reply.send(Box::pin(session.handle(&user, command, now)).await);
                     }
                     Msg::Fire { reply } => {
                         let _ = reply.send(Box::pin(session.on_deadline(now)).await);

@@ -33,8 +33,9 @@ struct Challenge {
 struct Live {
     id: Id,
     m: Match,
-    rng: SeededDice,
     seed: [u8; 32],
+    /// How far into the seed's stream the fight has rolled ([`SeededDice::at`]).
+    word_pos: u128,
     knights: [Id; 2],
     users: [String; 2],
     /// "Dame Dara", for narration.
@@ -298,7 +299,7 @@ impl Session {
         let live = Live {
             id,
             m,
-            rng,
+            word_pos: rng.word_pos(),
             seed,
             knights: [c.knights[0].id, c.knights[1].id],
             users: c.users,
@@ -408,8 +409,8 @@ impl Session {
             return Ok(Vec::new());
         };
         let saved_match = f.m.clone();
-        let saved_rng = f.rng.clone();
-        let mut dice = FightDice::new(&mut f.rng, &self.app.queue);
+        let mut rng = SeededDice::at(f.seed, f.word_pos);
+        let mut dice = FightDice::new(&mut rng, &self.app.queue);
         let events = match f.m.decide(side, decision, &mut dice) {
             Ok(events) => events,
             Err(err) => {
@@ -423,6 +424,7 @@ impl Session {
             rolls: std::mem::take(&mut dice.log),
             at: now,
         };
+        let word_pos = rng.word_pos();
         let seq = f.seq;
         let written = if f.m.is_over() {
             self.write_end(&step, seq, now).await
@@ -439,11 +441,12 @@ impl Session {
         let end_lines = match written {
             Ok(lines) => lines,
             Err(e) => {
+                // Nothing was written: the fight stands as it was, its stream unmoved.
                 f.m = saved_match;
-                f.rng = saved_rng;
                 return Err(e);
             }
         };
+        f.word_pos = word_pos;
         f.seq += 1;
         if !matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
             f.deadline =
@@ -650,7 +653,7 @@ impl Session {
         self.fight = Some(Live {
             id: fight.id,
             m,
-            rng,
+            word_pos: rng.word_pos(),
             seed: fight.seed,
             knights: fight.knights,
             users: fight.users,

@@ -150,6 +150,36 @@ struct StepWrite {
 /// The most steps committed in one transaction.
 const STEP_BATCH: usize = 512;
 
+/// Inserts a batch of steps with one statement: one round trip to SQLite, atomic on its own.
+async fn insert_steps(pool: &SqlitePool, batch: &[StepWrite]) -> Result<()> {
+    let mut sql =
+        String::from("INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES ");
+    for i in 0..batch.len() {
+        sql.push_str(if i == 0 {
+            "(?, ?, ?, ?, ?, ?)"
+        } else {
+            ", (?, ?, ?, ?, ?, ?)"
+        });
+    }
+    let mut query = sqlx::query(&sql);
+    for w in batch {
+        query = query
+            .bind(w.fight)
+            .bind(w.seq)
+            .bind(w.step.side.map(side_name))
+            .bind(
+                w.step
+                    .decision
+                    .map(|d| serde_json::to_string(&d))
+                    .transpose()?,
+            )
+            .bind(serde_json::to_string(&w.step.rolls)?)
+            .bind(w.step.at.to_rfc3339());
+    }
+    query.execute(pool).await?;
+    Ok(())
+}
+
 /// Commits fight steps in batches: every step that arrives while a transaction is being written
 /// joins the next one. Each sender is answered only after its step is committed, so a reply never
 /// runs ahead of the books, while many channels share one commit (group commit).
@@ -162,16 +192,9 @@ async fn step_writer(pool: SqlitePool, mut rx: tokio::sync::mpsc::Receiver<StepW
                 Err(_) => break,
             }
         }
-        let result = async {
-            let mut tx = pool.begin().await?;
-            for w in &batch {
-                Store::insert_step(&mut tx, w.fight, w.seq, &w.step).await?;
-            }
-            tx.commit().await?;
-            anyhow::Ok(())
-        }
-        .await
-        .map_err(|e| format!("{e:#}"));
+        let result = insert_steps(&pool, &batch)
+            .await
+            .map_err(|e| format!("{e:#}"));
         for w in batch {
             let _ = w.done.send(result.clone());
         }
@@ -397,7 +420,7 @@ impl Store {
     pub async fn knight_of(&self, realm: Id, owner: &str) -> Result<Option<KnightRecord>> {
         let sql = format!(
             "SELECT {} FROM knights k JOIN users u ON u.id = k.owner_id \
-             WHERE k.realm_id = ? AND u.name = ? AND k.retired = 0",
+             WHERE u.realm_id = ? AND u.name = ? AND k.retired = 0",
             Self::KNIGHT_COLUMNS
         );
         let row = sqlx::query(&sql)

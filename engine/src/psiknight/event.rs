@@ -636,3 +636,26 @@ impl Event<Side> {
             .map_knights(|side| names[side.index()].as_str())
     }
 }
+
+/// Where a match puts its events: a `Vec<Event>` keeps them; [`Discard`] drops them, for
+/// simulations that need only outcomes (the compiler then skips building them).
+pub trait EventSink {
+    /// Takes one event.
+    fn push(&mut self, event: Event);
+}
+
+impl EventSink for Vec<Event> {
+    #[inline]
+    fn push(&mut self, event: Event) {
+        Vec::push(self, event);
+    }
+}
+
+/// An [`EventSink`] that keeps nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Discard;
+
+impl EventSink for Discard {
+    #[inline]
+    fn push(&mut self, _event: Event) {}
+}

@@ -10,7 +10,7 @@
 //! checklist), `psi.rs` (arming, moments, limits, reactions).
 
 use super::decision::{BonusMode, Decision, Side};
-use super::event::{Action, Counter, EndReason, Event, Height, Injury, Outcome};
+use super::event::{Action, Counter, EndReason, Event, EventSink, Height, Injury, Outcome};
 use super::knight::{KnightSheet, PsiSkill, Skill};
 use crate::dice::RollSource;
 use serde::{Deserialize, Serialize};
@@ -281,7 +281,7 @@ impl Match {
     pub fn start_into(
         setup: MatchSetup,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) -> Match {
         let mut f: [Fighter; 2] = Default::default();
         for side in Side::BOTH {
@@ -486,7 +486,7 @@ impl Match {
         side: Side,
         decision: Decision,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) -> Result<(), RuleError> {
         if self.outcome.is_some() {
             return Err(RuleError::MatchOver);
@@ -601,7 +601,7 @@ impl Match {
     }
 
     /// Adds to a fighter's pending Bonus (R4).
-    pub(super) fn earn_bonus(&mut self, side: Side, amount: u32, events: &mut Vec<Event>) {
+    pub(super) fn earn_bonus(&mut self, side: Side, amount: u32, events: &mut impl EventSink) {
         let f = &mut self.f[side.index()];
         f.bonus += amount;
         events.push(Event::Bonus {
@@ -616,7 +616,7 @@ impl Match {
         &mut self,
         side: Side,
         mode: BonusMode,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) -> Option<u32> {
         let f = &mut self.f[side.index()];
         if f.bonus == 0 || f.mode != mode {
@@ -645,7 +645,7 @@ impl Match {
         &mut self,
         winner: Option<Side>,
         reason: EndReason,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         self.phase = Phase::Over;
         let unhorsed = [self.f[0].unhorsed, self.f[1].unhorsed];
@@ -675,7 +675,7 @@ impl Match {
         cap: Option<u32>,
         automatic: Option<bool>,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) -> (u32, bool) {
         let uncapped = base + modifiers.iter().map(|m| m.value).sum::<i32>();
         let (target, cap) = match cap {
@@ -704,7 +704,7 @@ impl Match {
         side: Side,
         injury: Injury,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         self.f[side.index()].injuries.set(injury, true);
         events.push(Event::Injury {

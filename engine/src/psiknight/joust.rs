@@ -2,8 +2,8 @@
 
 use super::decision::{BonusMode, Side};
 use super::event::{
-    EndReason, Event, FirstPlayerRule, FirstStrikeRule, Height, Injury, ModKind, Modifier,
-    RollSkill,
+    EndReason, Event, EventSink, FirstPlayerRule, FirstStrikeRule, Height, Injury, ModKind,
+    Modifier, RollSkill,
 };
 use super::fight::{Match, MatchKind, PassState, Phase, StrikeOrder};
 use super::knight::Skill;
@@ -32,7 +32,7 @@ pub(super) fn psi_modifier(effect: PsiEffect, kind: ModKind, mods: &mut Vec<Modi
 
 impl Match {
     /// A new pass: steps 1–3, then the first sweep announcement is awaited.
-    pub(super) fn start_pass(&mut self, dice: &mut impl RollSource, events: &mut Vec<Event>) {
+    pub(super) fn start_pass(&mut self, dice: &mut impl RollSource, events: &mut impl EventSink) {
         let pass = self.joust.pass + 1;
         self.joust = PassState {
             pass,
@@ -134,7 +134,7 @@ impl Match {
         side: Side,
         sweep: bool,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         // Mesmerism fires as part of the announcement, before it takes effect (R22).
         let effect = self.psi_moment(side, Moment::Suggestion, dice, events);
@@ -212,7 +212,7 @@ impl Match {
         side: Side,
         height: Height,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         events.push(Event::Strike {
             knight: side,
@@ -308,7 +308,7 @@ impl Match {
     }
 
     /// Mesmerism's effect on the opponent's Bonus: cancelled, or doubled if reversed (R23).
-    pub(super) fn mesmerize(&mut self, side: Side, effect: PsiEffect, events: &mut Vec<Event>) {
+    pub(super) fn mesmerize(&mut self, side: Side, effect: PsiEffect, events: &mut impl EventSink) {
         let opp = side.other();
         match effect {
             PsiEffect::None => {}
@@ -332,7 +332,7 @@ impl Match {
     }
 
     /// Step 9: the pass ends; its Bonus with it (R6).
-    fn end_pass(&mut self, dice: &mut impl RollSource, events: &mut Vec<Event>) {
+    fn end_pass(&mut self, dice: &mut impl RollSource, events: &mut impl EventSink) {
         for side in Side::BOTH {
             let amount = self.clear_bonus(side);
             if amount > 0 {
@@ -361,7 +361,7 @@ impl Match {
     }
 
     /// Step 10: what follows the Joust, by kind of match.
-    fn end_joust(&mut self, dice: &mut impl RollSource, events: &mut Vec<Event>) {
+    fn end_joust(&mut self, dice: &mut impl RollSource, events: &mut impl EventSink) {
         let unhorsed = [self.f[0].unhorsed, self.f[1].unhorsed];
         let major = [self.f[0].injuries.major, self.f[1].injuries.major];
         match self.kind() {
@@ -407,7 +407,7 @@ impl Match {
         side: Side,
         agreed: bool,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         self.f[side.index()].fight_on = Some(agreed);
         events.push(Event::FightOn {

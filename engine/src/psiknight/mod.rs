@@ -17,7 +17,7 @@ mod swordplay;
 pub mod tournament;
 
 pub use decision::{BonusMode, Decision, Side};
-pub use event::{Event, Outcome};
+pub use event::{Discard, Event, EventSink, Outcome};
 pub use fight::{Match, MatchKind, MatchSetup, Opening, Prompt, PromptKind, RuleError};
 pub use joust::fall_injury;
 pub use knight::{KnightSheet, Monarch, NewKnight, PsiSkill, Rank, Skill, Style};

@@ -4,7 +4,7 @@
 //! Swordplay after a practice Joust unless asked for ([`Policy::fight_on`]).
 
 use super::decision::{Decision, Side};
-use super::event::Event;
+use super::event::EventSink;
 use super::fight::{Match, PromptKind};
 use crate::dice::RollSource;
 
@@ -33,14 +33,18 @@ impl Policy {
         &self,
         m: &mut Match,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
         max_decisions: usize,
     ) -> bool {
         for _ in 0..max_decisions {
-            let Some((side, decision)) = Side::BOTH
+            let awaiting = m.awaiting();
+            let Some(side) = Side::BOTH
                 .into_iter()
-                .find_map(|s| self.decide(m, s).map(|d| (s, d)))
+                .find(|s| awaiting[s.index()].is_some())
             else {
+                return m.is_over();
+            };
+            let Some(decision) = self.decide(m, side) else {
                 return m.is_over();
             };
             if m.decide_into(side, decision, dice, events).is_err() {

@@ -6,7 +6,7 @@
 //! success gives the opponent's armed Catapsi or Negapsi its chance to answer (R23, R24).
 
 use super::decision::Side;
-use super::event::Event;
+use super::event::{Event, EventSink};
 use super::fight::Match;
 use super::knight::PsiSkill;
 use crate::dice::RollSource;
@@ -71,7 +71,7 @@ impl Match {
         side: Side,
         moment: Moment,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) -> PsiEffect {
         let Some(skill) = self.f[side.index()].armed else {
             return PsiEffect::None;
@@ -107,7 +107,7 @@ impl Match {
         skill: PsiSkill,
         roll: u32,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) -> PsiEffect {
         let opp = side.other();
         let Some(reaction) = self.f[opp.index()].armed.filter(|s| s.is_reaction()) else {
@@ -148,7 +148,7 @@ impl Match {
         skill: PsiSkill,
         below: Option<u32>,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) -> (u32, bool) {
         let target = i32::from(self.knight(side).psi(skill));
         let roll = dice.d100();

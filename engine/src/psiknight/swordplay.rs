@@ -2,8 +2,8 @@
 
 use super::decision::{BonusMode, Decision, Side};
 use super::event::{
-    Action, Counter, DamageResult, EndReason, Event, FirstPlayerRule, Injury, ModKind, Modifier,
-    RollSkill,
+    Action, Counter, DamageResult, EndReason, Event, EventSink, FirstPlayerRule, Injury, ModKind,
+    Modifier, RollSkill,
 };
 use super::fight::{Match, Phase};
 use super::joust::psi_modifier;
@@ -23,7 +23,7 @@ impl Match {
     pub(super) fn swordplay_by_roll_off(
         &mut self,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         let mut first = Side::Challenger;
         for _ in 0..MAX_ROLL_OFF_TIES {
@@ -54,7 +54,7 @@ impl Match {
         &mut self,
         first: Side,
         rule: FirstPlayerRule,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         self.in_swordplay = true;
         self.swordplay_fought = true;
@@ -87,7 +87,7 @@ impl Match {
         side: Side,
         action: Action,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         events.push(Event::Action {
             knight: side,
@@ -165,7 +165,7 @@ impl Match {
         action: Action,
         action_roll: u32,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         events.push(Event::Counter {
             knight: side,
@@ -240,7 +240,7 @@ impl Match {
         attacker: Side,
         defender: Side,
         dice: &mut impl RollSource,
-        events: &mut Vec<Event>,
+        events: &mut impl EventSink,
     ) {
         let roll = dice.d100();
         let result = DamageResult::from_roll(roll);
