@@ -10,7 +10,7 @@ use crate::command::Command;
 use crate::dice::{FightDice, ReplayDice};
 use crate::fairness::seed_hash;
 use crate::render::{narrate, prompt_line, Names};
-use crate::store::{AwardRow, Id, KnightRecord, NewFight, OpenFight, Step};
+use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use herald_engine::dice::SeededDice;
@@ -478,53 +478,42 @@ impl Session {
             return Ok(Vec::new());
         };
         let month = self.app.month(now);
-        let day = self.app.day(now);
-        let mut lines = Vec::new();
-        let mut awards = Vec::new();
-        match (outcome.winner, f.recorded) {
-            (Some(w), true) => {
-                let id = f.knights[w.index()];
-                let had = self.app.store.practice_awards(id, &month).await?;
-                let landed = self.app.store.knight(id).await?.is_some_and(|k| k.landed);
-                let who = &f.styled[w.index()];
-                match books::practice_award(u32::try_from(had).unwrap_or(u32::MAX), landed) {
-                    Ok(award) => {
-                        awards.push(AwardRow {
-                            knight: id,
-                            hp_halves: award.hp.halves(),
-                            pp_halves: award.pp.halves(),
-                            reason: format!("practice win, fight #{}", f.id),
-                        });
-                        lines.push(if award.pp.is_positive() {
-                            format!(
-                                "{who} earns {} HP and {} PP (landed, R29).",
-                                award.hp, award.pp
-                            )
-                        } else {
-                            format!("{who} earns {} HP.", award.hp)
-                        });
-                    }
-                    Err(books::PracticeRefusal::MonthlyLimit) => lines.push(format!(
-                        "{who} has already earned {} practice HP in {month}: no HP for this win (R28).",
-                        books::PRACTICE_HP_PER_MONTH
-                    )),
-                }
+        let end = FightEnd {
+            realm: self.realm,
+            fight: f.id,
+            seq,
+            last: last.clone(),
+            winner: outcome.winner.map(|w| f.knights[w.index()]),
+            injured: Side::BOTH
+                .into_iter()
+                .filter(|s| outcome.major_injury[s.index()])
+                .map(|s| f.knights[s.index()])
+                .collect(),
+            outcome,
+            practice: f.m.kind() == MatchKind::Practice,
+            recorded: f.recorded,
+            day: self.app.day(now),
+            month: month.clone(),
+        };
+        let name = |id: Id| {
+            let side = if f.knights[0] == id { 0 } else { 1 };
+            f.styled[side].clone()
+        };
+        let mut lines = vec![match self.app.store.finish_fight(end).await? {
+            FightAward::Awarded { knight, hp, pp } if pp.is_positive() => {
+                format!("{} earns {hp} HP and {pp} PP (landed, R29).", name(knight))
             }
-            (Some(_), false) => lines.push("Not recorded: no Honor is awarded (R26).".into()),
-            (None, _) => lines.push("A draw earns no Honor (R28).".into()),
-        }
-        let injured: Vec<Id> = Side::BOTH
-            .into_iter()
-            .filter(|s| outcome.major_injury[s.index()])
-            .map(|s| f.knights[s.index()])
-            .collect();
-        let winner = outcome.winner.map(|w| f.knights[w.index()]);
-        self.app
-            .store
-            .finish_fight(
-                self.realm, f.id, seq, last, winner, &outcome, &awards, &injured, &day, &month,
-            )
-            .await?;
+            FightAward::Awarded { knight, hp, .. } => format!("{} earns {hp} HP.", name(knight)),
+            FightAward::MonthlyLimit { knight } => format!(
+                "{} has already earned {} practice HP in {month}: no HP for this win (R28).",
+                name(knight),
+                books::PRACTICE_HP_PER_MONTH
+            ),
+            FightAward::NotRecorded => "Not recorded: no Honor is awarded (R26).".into(),
+            FightAward::Draw => "A draw earns no Honor (R28).".into(),
+            FightAward::None => String::new(),
+        }];
+        lines.retain(|l| !l.is_empty());
         lines.push(format!(
             "Fight #{} is over. Dice seed: {}",
             f.id,

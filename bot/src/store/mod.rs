@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
+use herald_engine::psiknight::books::{self, Points};
 use herald_engine::psiknight::{
     Decision, KnightSheet, MatchKind, MatchSetup, Monarch, Outcome, PsiSkill, Rank, Side, Skill,
     Style,
@@ -117,28 +118,15 @@ pub struct NewFight<'a> {
     pub at: DateTime<Utc>,
 }
 
-/// An award to write with a fight's end.
-#[derive(Clone, Debug)]
-pub struct AwardRow {
-    /// Who.
-    pub knight: Id,
-    /// Honor ×2.
-    pub hp_halves: i64,
-    /// Prestige ×2.
-    pub pp_halves: i64,
-    /// Why, in words.
-    pub reason: String,
-}
-
 /// The storage handle: a pool of SQLite connections, and the writer that commits fight steps
 /// from every channel in shared transactions.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
-    steps: tokio::sync::mpsc::Sender<StepWrite>,
+    writes: tokio::sync::mpsc::Sender<Write>,
 }
 
-/// A fight step waiting for the step writer.
+/// A fight step waiting for the book writer.
 #[derive(Debug)]
 struct StepWrite {
     fight: Id,
@@ -147,11 +135,97 @@ struct StepWrite {
     done: tokio::sync::oneshot::Sender<Result<(), String>>,
 }
 
+/// What the book writer commits.
+#[derive(Debug)]
+enum Write {
+    Step(StepWrite),
+    End(
+        Box<FightEnd>,
+        tokio::sync::oneshot::Sender<Result<FightAward, String>>,
+    ),
+}
+
+/// The end of a fight, to write.
+#[derive(Clone, Debug)]
+pub struct FightEnd {
+    /// Which realm.
+    pub realm: Id,
+    /// Which fight.
+    pub fight: Id,
+    /// The number of the last step.
+    pub seq: i64,
+    /// The last step.
+    pub last: Step,
+    /// The engine's outcome.
+    pub outcome: Outcome,
+    /// The winner's knight id.
+    pub winner: Option<Id>,
+    /// Whether it is a practice fight (the only kind that earns practice Honor).
+    pub practice: bool,
+    /// Whether it is the pair's recorded practice fight of the day (R26).
+    pub recorded: bool,
+    /// Knights out for the rest of the day with a major injury (R12).
+    pub injured: Vec<Id>,
+    /// The realm day it ends on (R25).
+    pub day: String,
+    /// The realm month it ends in (R25, R125).
+    pub month: String,
+}
+
+/// The Honor a finished fight brought.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FightAward {
+    /// The winner earned this (split when landed, R29).
+    Awarded {
+        /// The winner.
+        knight: Id,
+        /// Honor.
+        hp: Points,
+        /// Prestige.
+        pp: Points,
+    },
+    /// The winner already had the month's four practice awards (R28).
+    MonthlyLimit {
+        /// The winner.
+        knight: Id,
+    },
+    /// The pair's practice fight of the day was already recorded (R26).
+    NotRecorded,
+    /// A draw earns nothing (R28).
+    Draw,
+    /// Not a practice fight: its Honor is the tournament's business.
+    None,
+}
+
 /// The most steps committed in one transaction.
 const STEP_BATCH: usize = 512;
 
-/// Inserts a batch of steps with one statement: one round trip to SQLite, atomic on its own.
-async fn insert_steps(pool: &SqlitePool, batch: &[StepWrite]) -> Result<()> {
+/// Writes a batch in one transaction: every step with one statement, then each fight's end.
+/// Returns the fight ends' awards, in order.
+async fn write_batch(pool: &SqlitePool, batch: &[Write]) -> Result<Vec<FightAward>> {
+    let mut tx = pool.begin().await?;
+    let steps: Vec<&StepWrite> = batch
+        .iter()
+        .filter_map(|w| match w {
+            Write::Step(s) => Some(s),
+            Write::End(..) => None,
+        })
+        .collect();
+    if !steps.is_empty() {
+        insert_steps(&mut tx, &steps).await?;
+    }
+    let mut awards = Vec::new();
+    for w in batch {
+        if let Write::End(end, _) = w {
+            awards.push(Store::finish_in(&mut tx, end).await?);
+        }
+    }
+    tx.commit().await?;
+    Ok(awards)
+}
+
+/// Inserts steps with one statement: one round trip to SQLite.
+async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[&StepWrite]) -> Result<()> {
     let mut sql =
         String::from("INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES ");
     for i in 0..batch.len() {
@@ -176,14 +250,14 @@ async fn insert_steps(pool: &SqlitePool, batch: &[StepWrite]) -> Result<()> {
             .bind(serde_json::to_string(&w.step.rolls)?)
             .bind(w.step.at.to_rfc3339());
     }
-    query.execute(pool).await?;
+    query.execute(&mut *tx).await?;
     Ok(())
 }
 
-/// Commits fight steps in batches: every step that arrives while a transaction is being written
-/// joins the next one. Each sender is answered only after its step is committed, so a reply never
-/// runs ahead of the books, while many channels share one commit (group commit).
-async fn step_writer(pool: SqlitePool, mut rx: tokio::sync::mpsc::Receiver<StepWrite>) {
+/// Commits fight steps and fight ends in batches: every write that arrives while a transaction is
+/// being written joins the next one. Each sender is answered only after its write is committed,
+/// so a reply never runs ahead of the books, while many channels share one commit (group commit).
+async fn book_writer(pool: SqlitePool, mut rx: tokio::sync::mpsc::Receiver<Write>) {
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < STEP_BATCH {
@@ -192,11 +266,29 @@ async fn step_writer(pool: SqlitePool, mut rx: tokio::sync::mpsc::Receiver<StepW
                 Err(_) => break,
             }
         }
-        let result = insert_steps(&pool, &batch)
+        let result = write_batch(&pool, &batch)
             .await
             .map_err(|e| format!("{e:#}"));
+        let mut ends = match &result {
+            Ok(ends) => ends.clone().into_iter(),
+            Err(_) => Vec::new().into_iter(),
+        };
         for w in batch {
-            let _ = w.done.send(result.clone());
+            match w {
+                Write::Step(s) => {
+                    let _ = s
+                        .done
+                        .send(result.as_ref().map(|_| ()).map_err(Clone::clone));
+                }
+                Write::End(_, done) => {
+                    let _ = done.send(match &result {
+                        Ok(_) => ends
+                            .next()
+                            .ok_or_else(|| "a fight end went missing".to_string()),
+                        Err(e) => Err(e.clone()),
+                    });
+                }
+            }
         }
     }
 }
@@ -270,9 +362,9 @@ impl Store {
     }
 
     fn with_pool(pool: SqlitePool) -> Store {
-        let (steps, rx) = tokio::sync::mpsc::channel(4 * STEP_BATCH);
-        tokio::spawn(step_writer(pool.clone(), rx));
-        Store { pool, steps }
+        let (writes, rx) = tokio::sync::mpsc::channel(4 * STEP_BATCH);
+        tokio::spawn(book_writer(pool.clone(), rx));
+        Store { pool, writes }
     }
 
     /// The pool, for tests that inspect rows.
@@ -596,8 +688,8 @@ impl Store {
             step: step.clone(),
             done,
         };
-        self.steps
-            .send(write)
+        self.writes
+            .send(Write::Step(write))
             .await
             .map_err(|_| anyhow::anyhow!("the step writer has stopped"))?;
         committed
@@ -606,62 +698,90 @@ impl Store {
             .map_err(|e| anyhow::anyhow!("cannot write a fight step: {e}"))
     }
 
-    /// Ends a fight: its last step, its outcome, its awards and any major injuries, in one
-    /// transaction.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn finish_fight(
-        &self,
-        realm: Id,
-        fight: Id,
-        seq: i64,
-        last: &Step,
-        winner: Option<Id>,
-        outcome: &Outcome,
-        awards: &[AwardRow],
-        injured: &[Id],
-        day: &str,
-        month: &str,
-    ) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
-        Self::insert_step(&mut tx, fight, seq, last).await?;
+    /// Ends a fight: its last step, its outcome, its Honor (R26–R29) and any major injuries, in
+    /// one transaction shared with whatever else the writer commits at that moment. The monthly
+    /// practice limit is counted inside that transaction, so two fights ending at once in two
+    /// channels cannot both pay a fifth award.
+    pub async fn finish_fight(&self, end: FightEnd) -> Result<FightAward> {
+        let (done, committed) = tokio::sync::oneshot::channel();
+        self.writes
+            .send(Write::End(Box::new(end), done))
+            .await
+            .map_err(|_| anyhow::anyhow!("the book writer has stopped"))?;
+        committed
+            .await
+            .map_err(|_| anyhow::anyhow!("the book writer has stopped"))?
+            .map_err(|e| anyhow::anyhow!("cannot write the end of a fight: {e}"))
+    }
+
+    async fn finish_in(tx: &mut sqlx::SqliteConnection, end: &FightEnd) -> Result<FightAward> {
+        Self::insert_step(tx, end.fight, end.seq, &end.last).await?;
+        let at = end.last.at.to_rfc3339();
+        let reason = serde_json::to_value(end.outcome.reason)?;
         sqlx::query(
             "UPDATE fights SET ended_at = ?, winner_id = ?, reason = ?, outcome = ? WHERE id = ? AND ended_at IS NULL",
         )
-        .bind(last.at.to_rfc3339())
-        .bind(winner)
-        .bind(serde_json::to_value(outcome.reason)?.as_str().unwrap_or_default().to_string())
-        .bind(serde_json::to_string(outcome)?)
-        .bind(fight)
+        .bind(&at)
+        .bind(end.winner)
+        .bind(reason.as_str().unwrap_or_default())
+        .bind(serde_json::to_string(&end.outcome)?)
+        .bind(end.fight)
         .execute(&mut *tx)
         .await?;
-        for a in awards {
-            sqlx::query(
-                "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, fight_id, month, at) \
-                 VALUES (?, ?, ?, ?, 'practice', ?, ?, ?, ?)",
-            )
-            .bind(realm)
-            .bind(a.knight)
-            .bind(a.hp_halves)
-            .bind(a.pp_halves)
-            .bind(&a.reason)
-            .bind(fight)
-            .bind(month)
-            .bind(last.at.to_rfc3339())
-            .execute(&mut *tx)
-            .await?;
-        }
-        for &k in injured {
+        for &k in &end.injured {
             sqlx::query(
                 "INSERT INTO major_injuries (knight_id, day, fight_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             )
             .bind(k)
-            .bind(day)
-            .bind(fight)
+            .bind(&end.day)
+            .bind(end.fight)
             .execute(&mut *tx)
             .await?;
         }
-        tx.commit().await?;
-        Ok(())
+        if !end.practice {
+            return Ok(FightAward::None);
+        }
+        let (Some(winner), true) = (end.winner, end.recorded) else {
+            return Ok(if end.winner.is_none() {
+                FightAward::Draw
+            } else {
+                FightAward::NotRecorded
+            });
+        };
+        let row = sqlx::query(
+            "SELECT landed, (SELECT COUNT(*) FROM ledger WHERE knight_id = ?1 AND month = ?2              AND kind = 'practice' AND revokes IS NULL) AS had FROM knights WHERE id = ?1",
+        )
+        .bind(winner)
+        .bind(&end.month)
+        .fetch_one(&mut *tx)
+        .await?;
+        let had: i64 = row.try_get("had")?;
+        let landed: bool = row.try_get("landed")?;
+        let award = match books::practice_award(u32::try_from(had).unwrap_or(u32::MAX), landed) {
+            Ok(award) => award,
+            Err(books::PracticeRefusal::MonthlyLimit) => {
+                return Ok(FightAward::MonthlyLimit { knight: winner })
+            }
+        };
+        sqlx::query(
+            "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, fight_id, month, at) \
+             VALUES (?, ?, ?, ?, 'practice', ?, ?, ?, ?)",
+        )
+        .bind(end.realm)
+        .bind(winner)
+        .bind(award.hp.halves())
+        .bind(award.pp.halves())
+        .bind(format!("practice win, fight #{}", end.fight))
+        .bind(end.fight)
+        .bind(&end.month)
+        .bind(&at)
+        .execute(&mut *tx)
+        .await?;
+        Ok(FightAward::Awarded {
+            knight: winner,
+            hp: award.hp,
+            pp: award.pp,
+        })
     }
 
     /// Every fight not yet ended, with its steps, for restoring after a restart.
