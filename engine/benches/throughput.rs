@@ -36,7 +36,10 @@ fn main() {
             knights: [a.clone(), b.clone()],
             armed: [None, None],
         };
-        let n = 1_000_000u32;
+        let n: u32 = std::env::args()
+            .skip(1)
+            .find_map(|a| a.parse().ok())
+            .unwrap_or(1_000_000);
         let mut swordplay = 0u32;
         let t = Instant::now();
         for _ in 0..n {

@@ -104,7 +104,7 @@ fn roll_of(d: &Duel, side: Side, skill: RollSkill) -> (u32, i32, bool, Vec<Modif
                 cap,
                 ..
             } if *knight == side && *s == skill => {
-                Some((*roll, *target, *success, modifiers.clone(), *cap))
+                Some((*roll, *target, *success, modifiers.to_vec(), *cap))
             }
             _ => None,
         })

@@ -101,7 +101,7 @@ fn last_roll_full(d: &Duel) -> (RollSkill, u32, i32, Vec<Modifier>, Option<bool>
                 modifiers,
                 automatic,
                 ..
-            } => Some((*skill, *roll, *target, modifiers.clone(), *automatic)),
+            } => Some((*skill, *roll, *target, modifiers.to_vec(), *automatic)),
             _ => None,
         })
         .expect("no roll yet")

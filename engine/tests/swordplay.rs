@@ -43,7 +43,7 @@ fn last_mods(d: &Duel) -> Vec<Modifier> {
         .iter()
         .rev()
         .find_map(|e| match e {
-            Event::Roll { modifiers, .. } => Some(modifiers.clone()),
+            Event::Roll { modifiers, .. } => Some(modifiers.to_vec()),
             _ => None,
         })
         .expect("no roll yet")

@@ -96,6 +96,104 @@ pub struct Modifier {
     pub value: i32,
 }
 
+/// The most modifiers one roll can have (a Parry: weapon arm, −20, Apportation, both Bonuses).
+pub const MAX_MODIFIERS: usize = 5;
+
+/// The modifiers of one roll, in the order applied; kept inline (no allocation per roll).
+/// Serialized as a list.
+#[derive(Clone, Copy)]
+pub struct Modifiers {
+    len: u8,
+    items: [Modifier; MAX_MODIFIERS],
+}
+
+impl Modifiers {
+    const NONE: Modifier = Modifier {
+        kind: ModKind::Sweep,
+        value: 0,
+    };
+
+    /// No modifiers.
+    pub const fn new() -> Self {
+        Modifiers {
+            len: 0,
+            items: [Self::NONE; MAX_MODIFIERS],
+        }
+    }
+
+    /// Adds a modifier; one past [`MAX_MODIFIERS`] would be an engine bug and is dropped.
+    #[inline]
+    pub fn push(&mut self, m: Modifier) {
+        debug_assert!((self.len as usize) < MAX_MODIFIERS, "too many modifiers");
+        if let Some(slot) = self.items.get_mut(self.len as usize) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+
+    /// The sum of their values.
+    #[inline]
+    pub fn total(&self) -> i32 {
+        self.iter().map(|m| m.value).sum()
+    }
+}
+
+impl Default for Modifiers {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::ops::Deref for Modifiers {
+    type Target = [Modifier];
+    fn deref(&self) -> &[Modifier] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl PartialEq for Modifiers {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Modifiers {}
+
+impl std::fmt::Debug for Modifiers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Modifier> for Modifiers {
+    fn from_iter<I: IntoIterator<Item = Modifier>>(iter: I) -> Self {
+        let mut m = Modifiers::new();
+        for x in iter.into_iter().take(MAX_MODIFIERS) {
+            m.push(x);
+        }
+        m
+    }
+}
+
+impl Serialize for Modifiers {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Modifiers {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<Modifier>::deserialize(d)?;
+        if v.len() > MAX_MODIFIERS {
+            return Err(serde::de::Error::invalid_length(
+                v.len(),
+                &"at most 5 modifiers",
+            ));
+        }
+        Ok(v.into_iter().collect())
+    }
+}
+
 /// Joust step 7: where the lance is aimed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -303,8 +401,8 @@ pub enum Event<K = Side> {
         /// The unmodified skill.
         base: i32,
         /// The modifiers, in the order applied.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        modifiers: Vec<Modifier>,
+        #[serde(default, skip_serializing_if = "<[Modifier]>::is_empty")]
+        modifiers: Modifiers,
         /// The "limited" cap of Joust 7B3: the Lance roll that hit (R10), when it lowered the target.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cap: Option<u32>,

@@ -382,6 +382,7 @@ impl Match {
     }
 
     /// What kind of decision each fighter owes now (challenger first), without allocating.
+    #[inline]
     pub fn awaiting(&self) -> [Option<PromptKind>; 2] {
         let mut out = [None, None];
         match self.phase {
@@ -421,6 +422,7 @@ impl Match {
     }
 
     /// The decision a timeout (or the default policy) takes for `side` now, if it is awaited.
+    #[inline]
     pub fn default_decision(&self, side: Side) -> Option<Decision> {
         self.awaiting()[side.index()].map(|kind| self.default_for(side, kind))
     }
@@ -441,6 +443,7 @@ impl Match {
     }
 
     /// Whether `decision` answers a prompt of `kind` (without building the option list).
+    #[inline]
     fn is_option(&self, side: Side, kind: PromptKind, decision: Decision) -> bool {
         use Decision::*;
         match kind {
@@ -455,6 +458,7 @@ impl Match {
         }
     }
 
+    #[inline]
     fn default_for(&self, side: Side, kind: PromptKind) -> Decision {
         match kind {
             PromptKind::Sweep => Decision::NoSweep,
@@ -601,6 +605,7 @@ impl Match {
     }
 
     /// Adds to a fighter's pending Bonus (R4).
+    #[inline]
     pub(super) fn earn_bonus(&mut self, side: Side, amount: u32, events: &mut impl EventSink) {
         let f = &mut self.f[side.index()];
         f.bonus += amount;
@@ -612,6 +617,7 @@ impl Match {
     }
 
     /// Uses up a fighter's Bonus if its mode is `mode`, returning the amount (R5).
+    #[inline]
     pub(super) fn spend_bonus(
         &mut self,
         side: Side,
@@ -634,6 +640,7 @@ impl Match {
     }
 
     /// Clears a fighter's Bonus without event; the mode returns to `weaken` (R5).
+    #[inline]
     pub(super) fn clear_bonus(&mut self, side: Side) -> u32 {
         let f = &mut self.f[side.index()];
         f.mode = BonusMode::Weaken;
@@ -671,13 +678,13 @@ impl Match {
         side: Side,
         skill: super::event::RollSkill,
         base: i32,
-        modifiers: Vec<super::event::Modifier>,
+        modifiers: super::event::Modifiers,
         cap: Option<u32>,
         automatic: Option<bool>,
         dice: &mut impl RollSource,
         events: &mut impl EventSink,
     ) -> (u32, bool) {
-        let uncapped = base + modifiers.iter().map(|m| m.value).sum::<i32>();
+        let uncapped = base + modifiers.total();
         let (target, cap) = match cap {
             Some(c) if (c as i32) < uncapped => (c as i32, Some(c)),
             _ => (uncapped, None),

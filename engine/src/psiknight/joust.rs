@@ -3,7 +3,7 @@
 use super::decision::{BonusMode, Side};
 use super::event::{
     EndReason, Event, EventSink, FirstPlayerRule, FirstStrikeRule, Height, Injury, ModKind,
-    Modifier, RollSkill,
+    Modifier, Modifiers, RollSkill,
 };
 use super::fight::{Match, MatchKind, PassState, Phase, StrikeOrder};
 use super::knight::Skill;
@@ -21,7 +21,7 @@ pub fn fall_injury(defense_roll: u32) -> Option<Injury> {
 }
 
 /// A psi effect as a roll modifier, if anything fired.
-pub(super) fn psi_modifier(effect: PsiEffect, kind: ModKind, mods: &mut Vec<Modifier>) {
+pub(super) fn psi_modifier(effect: PsiEffect, kind: ModKind, mods: &mut Modifiers) {
     if effect != PsiEffect::None {
         mods.push(Modifier {
             kind,
@@ -56,7 +56,7 @@ impl Match {
                 side,
                 RollSkill::Observe,
                 base,
-                Vec::new(),
+                Modifiers::new(),
                 None,
                 automatic,
                 dice,
@@ -78,7 +78,7 @@ impl Match {
         let mut ride = [(0u32, false); 2];
         for side in Side::BOTH {
             let effect = self.psi_moment(side, Moment::Ride, dice, events);
-            let mut mods = Vec::new();
+            let mut mods = Modifiers::new();
             psi_modifier(effect, ModKind::Telepathy, &mut mods);
             let base = self.base(side, Skill::Ride);
             ride[side.index()] =
@@ -222,7 +222,7 @@ impl Match {
 
         // 7A: Lance, +25 if sweeping.
         let effect = self.psi_moment(side, Moment::Weapon, dice, events);
-        let mut mods = Vec::new();
+        let mut mods = Modifiers::new();
         if self.joust.sweep[side.index()] == Some(true) {
             mods.push(Modifier {
                 kind: ModKind::Sweep,
@@ -257,7 +257,7 @@ impl Match {
                 ),
             };
             let effect = self.psi_moment(defender, moment, dice, events);
-            let mut mods = Vec::new();
+            let mut mods = Modifiers::new();
             psi_modifier(effect, psi, &mut mods);
             // Weaken and defend apply before the cap (R5).
             if let Some(b) = self.spend_bonus(defender, BonusMode::Defend, events) {

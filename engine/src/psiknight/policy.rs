@@ -17,6 +17,7 @@ pub struct Policy {
 
 impl Policy {
     /// The policy's decision for `side`, if the match awaits one from it.
+    #[inline]
     pub fn decide(&self, m: &Match, side: Side) -> Option<Decision> {
         let kind = m.awaiting()[side.index()]?;
         Some(match kind {

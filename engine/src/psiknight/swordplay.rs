@@ -3,7 +3,7 @@
 use super::decision::{BonusMode, Decision, Side};
 use super::event::{
     Action, Counter, DamageResult, EndReason, Event, EventSink, FirstPlayerRule, Injury, ModKind,
-    Modifier, RollSkill,
+    Modifier, Modifiers, RollSkill,
 };
 use super::fight::{Match, Phase};
 use super::joust::psi_modifier;
@@ -70,7 +70,8 @@ impl Match {
 
     /// Sword as it stands: halved by a weapon-arm injury first (R2), as a modifier so the
     /// narration shows it.
-    fn sword(&self, side: Side, mods: &mut Vec<Modifier>) -> i32 {
+    #[inline]
+    fn sword(&self, side: Side, mods: &mut Modifiers) -> i32 {
         let base = self.base(side, Skill::Sword);
         if self.f[side.index()].injuries.weapon_arm {
             mods.push(Modifier {
@@ -113,7 +114,7 @@ impl Match {
                     side,
                     RollSkill::Observe,
                     base,
-                    Vec::new(),
+                    Modifiers::new(),
                     None,
                     automatic,
                     dice,
@@ -122,7 +123,7 @@ impl Match {
             }
             Action::Attack | Action::Press => {
                 let effect = self.psi_moment(side, Moment::Weapon, dice, events);
-                let mut mods = Vec::new();
+                let mut mods = Modifiers::new();
                 let base = self.sword(side, &mut mods);
                 if action == Action::Press {
                     mods.push(Modifier {
@@ -172,7 +173,7 @@ impl Match {
             counter,
         });
         let attacker = side.other();
-        let mut mods = Vec::new();
+        let mut mods = Modifiers::new();
         let (skill, base) = match counter {
             Counter::Block => {
                 let effect = self.psi_moment(side, Moment::Weapon, dice, events);
@@ -270,6 +271,7 @@ impl Match {
     }
 
     /// The injury that bars a counter, if any (R16).
+    #[inline]
     pub(super) fn counter_barred(&self, side: Side, counter: Decision) -> Option<Injury> {
         let i = &self.f[side.index()].injuries;
         match counter {
@@ -281,6 +283,7 @@ impl Match {
     }
 
     /// R42: the legal counter with the highest effective target; ties go Block, Dodge, Parry.
+    #[inline]
     pub(super) fn best_counter(&self, side: Side) -> Decision {
         let sword = {
             let base = self.base(side, Skill::Sword);

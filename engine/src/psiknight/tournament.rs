@@ -1882,7 +1882,7 @@ mod tests {
     // R130: Fisher–Yates, i from n−1 down to 1, swap i with roll−1. [1,2,3,4,5] with d5=2 (swap
     // 4↔1: 1 5 3 4 2), d4=4 (stay), d3=1 (swap 2↔0: 3 5 1 4 2), d2=2 (stay).
     #[test]
-    fn r101_the_shuffle_is_fisher_yates_on_the_dice() {
+    fn r130_the_shuffle_is_fisher_yates_on_the_dice() {
         let mut items = [1, 2, 3, 4, 5];
         let mut dice = ScriptedDice::new([2, 4, 1, 2]);
         shuffle(&mut items, &mut dice);
@@ -2223,7 +2223,7 @@ Semi-finalist: #1
     // 1 sits out. Paired in shuffled order 17–5 and 9–15, both byes could win and leave
     // {1,15,17}, all of whom have sat out. R131 pairs 17 with 15 instead.
     #[test]
-    fn r102_those_who_sat_out_meet_first() {
+    fn r131_those_who_sat_out_meet_first() {
         let mut script = keep_order(17);
         script.extend(keep_order(9));
         script.extend([1, 4, 3, 2]);
@@ -2259,7 +2259,7 @@ Semi-finalist: #1
 
     // R132: a final with no winner leaves no champion and two finalists.
     #[test]
-    fn r103_a_final_with_no_winner() {
+    fn r132_a_final_with_no_winner() {
         let mut dice = ScriptedDice::new([2]);
         let mut lists = Lists::new(vec![1, 2], &mut dice).unwrap();
         let r = lists
@@ -2284,7 +2284,7 @@ Semi-finalist: #1
     // R132: three entrants, the pair both out in round 1: the odd man out is champion without a
     // match, and the two who went out in the last round fought share the finalist's place.
     #[test]
-    fn r103_the_odd_man_out_can_be_champion() {
+    fn r132_the_odd_man_out_can_be_champion() {
         let mut dice = ScriptedDice::new(keep_order(3));
         let mut lists = Lists::new(vec![1, 2, 3], &mut dice).unwrap();
         assert_eq!(lists.bye(), Some(3));
@@ -2310,7 +2310,7 @@ Semi-finalist: #1
     // R132: a double elimination in the round before the final makes both knights
     // semi-finalists, with the loser of the other match ("including ties").
     #[test]
-    fn r103_semi_finalists_with_a_double_elimination() {
+    fn r132_semi_finalists_with_a_double_elimination() {
         let mut script = keep_order(10);
         script.extend(keep_order(5));
         script.push(2);
@@ -2441,7 +2441,7 @@ Semi-finalist: #1
     // R131: a tampered save in which every knight left has sat out cannot be drawn; the refusal
     // leaves it as it was. (Through the API this cannot happen; see R131.)
     #[test]
-    fn r102_an_impossible_saved_state_is_refused_not_panicked() {
+    fn r131_an_impossible_saved_state_is_refused_not_panicked() {
         let saved = |byes: &str| {
             format!(
                 r#"{{"entrants":[1,2,3,4],"rounds":[{byes}
@@ -2643,7 +2643,7 @@ Semi-finalist: #1
 
         // R132: with matches that have no winner.
         #[test]
-        fn r103_random_lists_with_double_eliminations(n in 2usize..=256, seed in any::<u64>()) {
+        fn r132_random_lists_with_double_eliminations(n in 2usize..=256, seed in any::<u64>()) {
             run_and_check(n, seed, true);
         }
     }
@@ -2679,7 +2679,7 @@ Semi-finalist: #1
 
     // R37, R133: sides are named; a knight joins one side, once; the start needs both sides.
     #[test]
-    fn r104_open_join_and_start() {
+    fn r133_open_join_and_start() {
         assert_eq!(
             Melee::open(" ", "Vegland", false),
             Err(MeleeError::EmptySideName)
@@ -2829,7 +2829,7 @@ Semi-finalist: #1
     // R135: time called with a pass under way; it is fought out, nothing new starts, and the
     // melee ends with it.
     #[test]
-    fn r106_time_called_during_a_pass() {
+    fn r135_time_called_during_a_pass() {
         let mut m = melee(false, &[A1, A2], &[B1, B2]);
         let fighting = m.offer(A1, B1, false).unwrap();
         let waiting = m.offer(A2, B2, false).unwrap();
@@ -2853,7 +2853,7 @@ Semi-finalist: #1
 
     // R134: one open offer per knight; entering a pass lapses the others; withdraw, decline.
     #[test]
-    fn r105_offers() {
+    fn r134_offers() {
         let mut m = melee(false, &[A1, A2], &[B1, B2]);
         let p0 = m.offer(A1, B1, false).unwrap();
         assert_eq!(
@@ -2986,7 +2986,7 @@ Semi-finalist: #1
 
     // R136: a major injury puts the knight out even with an unused remount.
     #[test]
-    fn r107_major_injury_is_out_whatever_the_remount() {
+    fn r136_major_injury_is_out_whatever_the_remount() {
         let mut m = melee(true, &[A1, A2], &[B1, B2]);
         let rec = fight(&mut m, A1, B1, PassResult::both().with_major_injury(B1));
         assert_eq!(rec.remounted, vec![A1]);
@@ -2998,7 +2998,7 @@ Semi-finalist: #1
     // R39, R137: the ransom flag rides on the pass; a lone fall in a pass for ransom is a
     // capture and out, remount or not; a double fall captures no one.
     #[test]
-    fn r108_passes_for_ransom() {
+    fn r137_passes_for_ransom() {
         let mut m = melee(true, &[A1, A2], &[B1, B2]);
         let p = m.offer(A1, B1, true).unwrap();
         assert!(m.pass(p).unwrap().for_ransom);
@@ -3117,7 +3117,7 @@ Semi-finalist: #1
     // R38, R139: a moderator's override is allowed and reported for the log; on a free month it
     // is not an override at all.
     #[test]
-    fn r110_the_override_is_reported() {
+    fn r139_the_override_is_reported() {
         let existing = [month(2026, 11), month(2026, 11)];
         assert_eq!(
             schedule(&existing, month(2026, 11), true),
