@@ -64,3 +64,82 @@ async fn the_worked_example_as_a_transcript() {
     assert!(row.get::<bool, _>("recorded"));
     assert_eq!(row.get::<String, _>("kind"), "practice");
 }
+
+#[tokio::test]
+async fn a_knight_fights_in_one_channel_at_a_time() {
+    let books = Books::new();
+    let transcript = format!(
+        "{DARA_AND_EOIN}\
+carl: /knight create Cael --top lance,ride,sword --psi cpk:40 --monarch ragnar
+[#east] dana: /joust evan
+[#east] evan: /accept
+[#west] carl: /joust dana
+[#west] dana: /joust carl
+[#east] carl: /joust evan
+"
+    );
+    let run = run(&books.path(), &transcript).await;
+    assert_eq!(run.result, Ok(()));
+    // Dara is in the fight in #east: nobody can start another with her elsewhere.
+    run.expect("[#west] Dame Dara is already fighting in #east; one fight at a time.");
+    // One fight per channel: #east is busy.
+    run.expect("[#east] A fight is on in #east: Dame Dara vs Sir Eoin.");
+    let open: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM fights WHERE ended_at IS NULL")
+        .fetch_one(books.store().await.pool())
+        .await
+        .unwrap();
+    assert_eq!(open, 1);
+}
+
+/// Live, the session actors fire their own deadlines on tokio's clock: with time paused, a
+/// deadline is exact and the test never sleeps. (The timeout of a decision, which writes to the
+/// books, is pinned by the transcripts' `@wait`; here the lapse of a challenge, which writes
+/// nothing, so no database work is in flight while paused time jumps.)
+#[tokio::test]
+async fn a_live_deadline_fires_on_time() {
+    use herald_bot::app::App;
+    use herald_bot::clock::Clock;
+    use herald_bot::config::Config;
+    use herald_bot::hub::{Hub, Incoming};
+    use herald_bot::store::Store;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    let books = Books::new();
+    let store = Store::open(&books.path()).await.unwrap();
+    let app = Arc::new(App::new(store, Config::default(), Some(0)).unwrap());
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let say = |user: &str, text: &str| Incoming {
+        realm: "local".into(),
+        channel: "#lists".into(),
+        user: user.into(),
+        text: text.into(),
+    };
+    let hub = Hub::live(app.clone(), Arc::new(Clock::live()), vec!['/', '!'], tx);
+    for line in DARA_AND_EOIN.lines().filter(|l| !l.starts_with('@')) {
+        let (user, text) = line.split_once(": ").unwrap();
+        hub.handle(&say(user, text)).await;
+    }
+    let lines = hub.handle(&say("dana", "/joust evan")).await;
+    assert!(lines[0].contains("(300s)"), "{lines:?}");
+    // From here on no database work is in flight, so paused time can jump safely.
+    tokio::time::pause();
+    // 299 seconds: nothing yet.
+    tokio::time::sleep(Duration::from_secs(299)).await;
+    assert!(rx.try_recv().is_err(), "nothing is due before 300 s");
+    // At 300 seconds the challenge lapses, and the channel is told.
+    let lapse = tokio::time::timeout(Duration::from_secs(2), rx.recv())
+        .await
+        .expect("the challenge lapses at 300 s")
+        .expect("the outbox is open");
+    assert_eq!(lapse.channel, "#lists");
+    assert_eq!(
+        lapse.text,
+        "The challenge of Dame Dara to Sir Eoin lapses unanswered."
+    );
+    let lines = hub.handle(&say("evan", "/accept")).await;
+    assert_eq!(
+        lines,
+        vec!["There is no challenge to accept here. Usage: /joust TARGET to issue one."]
+    );
+}
