@@ -639,6 +639,35 @@ impl Match {
         Some(amount)
     }
 
+    /// Spends `side`'s Bonus if its mode is `mode`, as a roll modifier: added to the holder's own
+    /// roll in `attack` and `defend` mode, subtracted from the opponent's in `weaken` mode (R5).
+    pub(super) fn bonus_modifier(
+        &mut self,
+        side: Side,
+        mode: BonusMode,
+        mods: &mut super::event::Modifiers,
+        events: &mut impl EventSink,
+    ) {
+        use super::event::{ModKind, Modifier};
+        if let Some(b) = self.spend_bonus(side, mode, events) {
+            let b = b as i32;
+            mods.push(match mode {
+                BonusMode::Attack => Modifier {
+                    kind: ModKind::BonusAttack,
+                    value: b,
+                },
+                BonusMode::Defend => Modifier {
+                    kind: ModKind::BonusDefend,
+                    value: b,
+                },
+                BonusMode::Weaken => Modifier {
+                    kind: ModKind::Weakened,
+                    value: -b,
+                },
+            });
+        }
+    }
+
     /// Clears a fighter's Bonus without event; the mode returns to `weaken` (R5).
     #[inline]
     pub(super) fn clear_bonus(&mut self, side: Side) -> u32 {

@@ -230,12 +230,7 @@ impl Match {
             });
         }
         psi_modifier(effect, ModKind::Apportation, &mut mods);
-        if let Some(b) = self.spend_bonus(side, BonusMode::Attack, events) {
-            mods.push(Modifier {
-                kind: ModKind::BonusAttack,
-                value: b as i32,
-            });
-        }
+        self.bonus_modifier(side, BonusMode::Attack, &mut mods, events);
         let base = self.base(side, Skill::Lance);
         let (lance, hit) =
             self.roll_skill(side, RollSkill::Lance, base, mods, None, None, dice, events);
@@ -260,18 +255,8 @@ impl Match {
             let mut mods = Modifiers::new();
             psi_modifier(effect, psi, &mut mods);
             // Weaken and defend apply before the cap (R5).
-            if let Some(b) = self.spend_bonus(defender, BonusMode::Defend, events) {
-                mods.push(Modifier {
-                    kind: ModKind::BonusDefend,
-                    value: b as i32,
-                });
-            }
-            if let Some(b) = self.spend_bonus(side, BonusMode::Weaken, events) {
-                mods.push(Modifier {
-                    kind: ModKind::Weakened,
-                    value: -(b as i32),
-                });
-            }
+            self.bonus_modifier(defender, BonusMode::Defend, &mut mods, events);
+            self.bonus_modifier(side, BonusMode::Weaken, &mut mods, events);
             let base = self.base(defender, skill);
             let (roll, held) = self.roll_skill(
                 defender,

@@ -132,12 +132,7 @@ impl Match {
                     });
                 }
                 psi_modifier(effect, ModKind::Apportation, &mut mods);
-                if let Some(b) = self.spend_bonus(side, BonusMode::Attack, events) {
-                    mods.push(Modifier {
-                        kind: ModKind::BonusAttack,
-                        value: b as i32,
-                    });
-                }
+                self.bonus_modifier(side, BonusMode::Attack, &mut mods, events);
                 self.roll_skill(side, RollSkill::Sword, base, mods, None, None, dice, events)
             }
         };
@@ -199,18 +194,8 @@ impl Match {
         };
         if action != Action::Observe {
             // R5: the defender's defend Bonus, then the attacker's weaken Bonus.
-            if let Some(b) = self.spend_bonus(side, BonusMode::Defend, events) {
-                mods.push(Modifier {
-                    kind: ModKind::BonusDefend,
-                    value: b as i32,
-                });
-            }
-            if let Some(b) = self.spend_bonus(attacker, BonusMode::Weaken, events) {
-                mods.push(Modifier {
-                    kind: ModKind::Weakened,
-                    value: -(b as i32),
-                });
-            }
+            self.bonus_modifier(side, BonusMode::Defend, &mut mods, events);
+            self.bonus_modifier(attacker, BonusMode::Weaken, &mut mods, events);
         }
         let (roll, success) = self.roll_skill(side, skill, base, mods, None, None, dice, events);
         match action {
