@@ -52,6 +52,7 @@ impl PsiEffect {
 }
 
 impl Moment {
+    #[inline]
     fn fits(self, skill: PsiSkill) -> bool {
         matches!(
             (skill, self),
@@ -66,6 +67,7 @@ impl Moment {
 
 impl Match {
     /// A psi moment for `side`: fires the armed skill if it fits and an attempt is left.
+    #[inline]
     pub(super) fn psi_moment(
         &mut self,
         side: Side,
@@ -73,12 +75,21 @@ impl Match {
         dice: &mut impl RollSource,
         events: &mut impl EventSink,
     ) -> PsiEffect {
-        let Some(skill) = self.f[side.index()].armed else {
-            return PsiEffect::None;
-        };
-        if !moment.fits(skill) {
-            return PsiEffect::None;
+        // Most moments pass with nothing armed that fits: decide that without a call.
+        match self.f[side.index()].armed {
+            Some(skill) if moment.fits(skill) => self.fire_psi(side, skill, moment, dice, events),
+            _ => PsiEffect::None,
         }
+    }
+
+    fn fire_psi(
+        &mut self,
+        side: Side,
+        skill: PsiSkill,
+        moment: Moment,
+        dice: &mut impl RollSource,
+        events: &mut impl EventSink,
+    ) -> PsiEffect {
         // Mesmerism only while the opponent holds a Bonus (R22).
         if moment == Moment::Suggestion && self.f[side.other().index()].bonus == 0 {
             return PsiEffect::None;
