@@ -793,6 +793,7 @@ evan: /accept
 // unordered: the second fight has Eoin as the challenger.
 #[tokio::test]
 async fn the_second_practice_of_a_pair_in_a_day_is_not_recorded_and_the_next_day_is() {
+    // R26, R124: the record is claimed when the fight starts, on the realm day it starts.
     let books = Books::new();
     let transcript = format!(
         "{DARA_AND_EOIN}{first}\
@@ -1012,6 +1013,7 @@ async fn practice_days_follow_the_realm_time_zone() {
 // nothing; 05:30Z is 00:30 on Dec 1 there: a new month, and a new day, pays again.
 #[tokio::test]
 async fn the_practice_month_follows_the_realm_time_zone() {
+    // R25, R28, R125: the award counts in the realm month in which the fight ends.
     let books = Books::new();
     let mut transcript = "\
 @clock 2026-11-26T12:00:00Z

@@ -127,7 +127,7 @@ async fn a_live_deadline_fires_on_time() {
     // 299 seconds: nothing yet.
     tokio::time::sleep(Duration::from_secs(299)).await;
     assert!(rx.try_recv().is_err(), "nothing is due before 300 s");
-    // At 300 seconds the challenge lapses, and the channel is told.
+    // R126: at 300 seconds the challenge lapses, and the channel is told.
     let lapse = tokio::time::timeout(Duration::from_secs(2), rx.recv())
         .await
         .expect("the challenge lapses at 300 s")
