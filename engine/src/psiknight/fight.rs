@@ -553,6 +553,19 @@ impl Match {
                 options: self.options(side, kind),
             });
         }
+        self.apply(side, decision, dice, events);
+        Ok(())
+    }
+
+    /// Runs a move already known to be legal for `side` now (checked by [`Match::decide_into`],
+    /// or chosen by [`super::policy::Policy`] from the state itself).
+    pub(super) fn apply(
+        &mut self,
+        side: Side,
+        decision: Decision,
+        dice: &mut impl RollSource,
+        events: &mut impl EventSink,
+    ) {
         match (self.phase, decision) {
             (Phase::AwaitSweep(_), d) => {
                 self.announce_sweep(side, d == Decision::Sweep, dice, events)
@@ -593,7 +606,6 @@ impl Match {
             }
             (Phase::Over, _) => {}
         }
-        Ok(())
     }
 
     // ----- shared helpers for the checklist modules -----
