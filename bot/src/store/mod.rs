@@ -204,11 +204,12 @@ const STEP_BATCH: usize = 512;
 /// Returns the fight ends' awards, in order.
 async fn write_batch(pool: &SqlitePool, batch: &[Write]) -> Result<Vec<FightAward>> {
     let mut tx = pool.begin().await?;
-    let steps: Vec<&StepWrite> = batch
+    // Every step of the batch, a fight's last one included, goes in with one statement.
+    let steps: Vec<(Id, i64, &Step)> = batch
         .iter()
-        .filter_map(|w| match w {
-            Write::Step(s) => Some(s),
-            Write::End(..) => None,
+        .map(|w| match w {
+            Write::Step(s) => (s.fight, s.seq, &s.step),
+            Write::End(end, _) => (end.fight, end.seq, &end.last),
         })
         .collect();
     if !steps.is_empty() {
@@ -225,7 +226,7 @@ async fn write_batch(pool: &SqlitePool, batch: &[Write]) -> Result<Vec<FightAwar
 }
 
 /// Inserts steps with one statement: one round trip to SQLite.
-async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[&StepWrite]) -> Result<()> {
+async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)]) -> Result<()> {
     let mut sql =
         String::from("INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES ");
     for i in 0..batch.len() {
@@ -236,19 +237,18 @@ async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[&StepWrite]) -> 
         });
     }
     let mut query = sqlx::query(&sql);
-    for w in batch {
+    for &(fight, seq, step) in batch {
         query = query
-            .bind(w.fight)
-            .bind(w.seq)
-            .bind(w.step.side.map(side_name))
+            .bind(fight)
+            .bind(seq)
+            .bind(step.side.map(side_name))
             .bind(
-                w.step
-                    .decision
+                step.decision
                     .map(|d| serde_json::to_string(&d))
                     .transpose()?,
             )
-            .bind(serde_json::to_string(&w.step.rolls)?)
-            .bind(w.step.at.to_rfc3339());
+            .bind(serde_json::to_string(&step.rolls)?)
+            .bind(step.at.to_rfc3339());
     }
     query.execute(&mut *tx).await?;
     Ok(())
@@ -714,8 +714,9 @@ impl Store {
             .map_err(|e| anyhow::anyhow!("cannot write the end of a fight: {e}"))
     }
 
+    /// The end of a fight inside the writer's transaction; its last step is inserted with the
+    /// batch's other steps.
     async fn finish_in(tx: &mut sqlx::SqliteConnection, end: &FightEnd) -> Result<FightAward> {
-        Self::insert_step(tx, end.fight, end.seq, &end.last).await?;
         let at = end.last.at.to_rfc3339();
         let reason = serde_json::to_value(end.outcome.reason)?;
         sqlx::query(
