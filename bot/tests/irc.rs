@@ -595,6 +595,12 @@ async fn private_answers_and_long_replies() {
         "!joust works in a channel, not by private message."
     );
 
+    // Another bot's command in the channel is left to that bot; by private message, Herald
+    // says what it knows.
+    dana.say("#lists", "!seen bob").await;
+    dana.say("herald", "!seen bob").await;
+    dana.hear("dana", "unknown command 'seen'").await;
+
     // A reply of some 600 bytes: the roll's refusal quotes the whole expression.
     let expr: String = (1..=80).map(|n| format!("w{n:03} ")).collect();
     let expr = expr.trim_end();
@@ -618,6 +624,7 @@ async fn private_answers_and_long_replies() {
     // Nothing said in private reached the channel.
     assert!(!evan.has_heard("#lists", "Knights and books:"));
     assert!(!evan.has_heard("#lists", "[77]"));
+    assert!(!evan.has_heard("#lists", "unknown command"));
     herald.stop().await;
 }
 

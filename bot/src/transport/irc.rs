@@ -10,7 +10,7 @@
 //! it is tested line by line; [`run`] drives it over a real socket, one connection after the
 //! other, while the sessions and the books carry on regardless.
 
-use crate::command::{parse, Command};
+use crate::command::{parse, Command, ParseErrorKind};
 use crate::config::IrcConfig;
 use crate::hub::{Hub, Incoming, Outgoing};
 use anyhow::{bail, Result};
@@ -471,8 +471,8 @@ impl Link {
     }
 }
 
-/// Whether a command makes sense by private message: it reads or writes only the player's own
-/// books, so nothing of a channel's fight. The rest is answered with where to say it.
+/// Whether a command makes sense by private message: it touches no channel's challenge or fight
+/// (a knight, the books, a roll, help). The rest is answered with where to say it.
 pub fn works_privately(command: &Command) -> bool {
     matches!(
         command,
@@ -489,19 +489,25 @@ pub fn works_privately(command: &Command) -> bool {
     )
 }
 
-/// The answers to one line of chat: the hub's, or for a private message that belongs in a
-/// channel, a line that says so.
+/// The answers to one line of chat: the hub's; for a private message that belongs in a channel,
+/// a line that says so; and none for a word that is no command of Herald's said in a channel,
+/// where other bots answer to the same prefix (by private message it gets the hub's reply).
 pub async fn answer(hub: &Hub, prefixes: &[char], realm: &str, said: &Said) -> Vec<String> {
-    if said.private {
-        if let Some(Ok(command)) = parse(&said.text, prefixes) {
-            if !works_privately(&command) {
-                let prefix = prefixes.first().copied().unwrap_or('!');
-                return vec![format!(
-                    "{prefix}{} works in a channel, not by private message.",
-                    command.name()
-                )];
-            }
+    match parse(&said.text, prefixes) {
+        None => return Vec::new(),
+        Some(Err(e))
+            if !said.private && matches!(e.kind(), ParseErrorKind::UnknownCommand { .. }) =>
+        {
+            return Vec::new();
         }
+        Some(Ok(command)) if said.private && !works_privately(&command) => {
+            let prefix = prefixes.first().copied().unwrap_or('!');
+            return vec![format!(
+                "{prefix}{} works in a channel, not by private message.",
+                command.name()
+            )];
+        }
+        Some(_) => {}
     }
     hub.handle(&Incoming {
         realm: realm.to_string(),
@@ -514,7 +520,12 @@ pub async fn answer(hub: &Hub, prefixes: &[char], realm: &str, said: &Said) -> V
 
 /// Where each fight of `realm` stands, channel by channel: told after a reconnection, in the
 /// words of `status` asked by Herald itself.
-pub async fn standings(hub: &Hub, realm: &str, herald: &str, prefix: char) -> Vec<Outgoing> {
+pub async fn where_fights_stand(
+    hub: &Hub,
+    realm: &str,
+    herald: &str,
+    prefix: char,
+) -> Vec<Outgoing> {
     let fights = match hub.app().realm(realm).await {
         Ok(id) => hub.app().store.open_fights(id).await,
         Err(e) => Err(e),
@@ -591,7 +602,7 @@ async fn worker(
                         Vec::new()
                     })
                 } else {
-                    standings(hub, &realm, &nick, prefix).await
+                    where_fights_stand(hub, &realm, &nick, prefix).await
                 };
                 out.into_iter()
                     .map(|o| Line {
@@ -640,6 +651,11 @@ pub async fn run(
         r = driver.links(shutdown) => r,
         () = worker(hub, &prefixes, work_rx, line_tx) => Ok(()),
     }
+}
+
+/// An error with its causes, for the log: the `irc` crate's own words hide the IO error's.
+fn why(e: irc::error::Error) -> String {
+    format!("{:#}", anyhow::Error::new(e))
 }
 
 /// Why a connection ended.
@@ -741,9 +757,7 @@ impl Driver<'_> {
         let (head, rest) = take_piece(&line.text, link.budget(&line.target));
         let (head, rest) = (head.to_string(), rest.to_string());
         if !head.trim().is_empty() {
-            client
-                .send_privmsg(&line.target, &head)
-                .map_err(|e| e.to_string())?;
+            client.send_privmsg(&line.target, &head).map_err(why)?;
         }
         if rest.trim().is_empty() {
             self.queue.pop_front();
@@ -760,18 +774,18 @@ impl Driver<'_> {
             () = &mut shutdown => return End::Shutdown,
             c = connect => match c {
                 Err(_) => return lost("timed out connecting".into(), false),
-                Ok(Err(e)) => return lost(format!("cannot connect: {e}"), false),
+                Ok(Err(e)) => return lost(format!("cannot connect: {}", why(e)), false),
                 Ok(Ok(client)) => client,
             },
         };
         let mut stream = match client.stream() {
             Ok(s) => s,
-            Err(e) => return lost(e.to_string(), false),
+            Err(e) => return lost(why(e), false),
         };
         let mut link = Link::new(&self.config.nick);
         for m in link.hello() {
             if let Err(e) = client.send(m) {
-                return lost(e.to_string(), false);
+                return lost(why(e), false);
             }
         }
         let registered_by = Instant::now() + REGISTER_TIMEOUT;
@@ -797,14 +811,14 @@ impl Driver<'_> {
                 msg = stream.next() => {
                     let msg = match msg {
                         Some(Ok(msg)) => msg,
-                        Some(Err(e)) => return lost(e.to_string(), link.is_ready()),
+                        Some(Err(e)) => return lost(why(e), link.is_ready()),
                         None => return lost("the server closed the connection".into(), link.is_ready()),
                     };
                     for action in link.on_message(&msg) {
                         match action {
                             Action::Send(m) => {
                                 if let Err(e) = client.send(m) {
-                                    return lost(e.to_string(), link.is_ready());
+                                    return lost(why(e), link.is_ready());
                                 }
                             }
                             Action::Ready => {
