@@ -2,10 +2,10 @@
 
 use crate::app::App;
 use crate::clock::Clock;
-use crate::config::Config;
+use crate::config::{Config, IrcConfig};
 use crate::hub::Hub;
 use crate::store::Store;
-use crate::transport::{console, script};
+use crate::transport::{console, irc, script};
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -106,7 +106,10 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
         Cmd::Run { common } => {
             let (config, db) = config_and_db(&common)?;
-            run_console(config, &db, None).await
+            match config.irc.clone() {
+                Some(irc_config) => run_irc(config, irc_config, &db).await,
+                None => run_console(config, &db, None).await,
+            }
         }
         Cmd::Console { common, seed } => {
             let (config, db) = config_and_db(&common)?;
@@ -173,4 +176,29 @@ async fn run_console(config: Config, db: &Path, seed: Option<u64>) -> Result<()>
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let hub = Hub::live(app, Arc::new(Clock::live()), prefixes, tx);
     console::run(&hub, &channel, &nick, rx).await
+}
+
+async fn run_irc(config: Config, irc_config: IrcConfig, db: &Path) -> Result<()> {
+    irc_config.check()?;
+    let store = Store::open(db).await?;
+    let app = Arc::new(App::new(store, config, None)?);
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let hub = Hub::live(app, Arc::new(Clock::live()), irc_config.prefixes(), tx);
+    irc::run(&hub, &irc_config, rx, stop_signal()).await
+}
+
+/// Completes on Ctrl-C, or on SIGTERM where there is one (`docker stop`).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

@@ -98,8 +98,21 @@ pub struct IrcConfig {
     pub nick: String,
     /// Channels to join.
     pub channels: Vec<String>,
-    /// The command prefix (IRC clients eat `/`).
+    /// The command prefix (IRC clients eat `/`); each of its characters starts a command.
     pub prefix: String,
+    /// The realm's name in the books; empty takes the network's own name (its `NETWORK=`) or,
+    /// failing that, `server`.
+    pub network: String,
+    /// A PEM file of certificates to trust besides the system's roots (a self-signed server).
+    pub tls_ca_file: String,
+    /// Lines Herald may send at once before the rate applies.
+    pub send_burst: u32,
+    /// Lines per second once the burst is spent.
+    pub send_per_sec: f64,
+    /// The first wait before reconnecting, in milliseconds; it doubles on each failure.
+    pub reconnect_min_ms: u64,
+    /// The longest wait before reconnecting, in milliseconds.
+    pub reconnect_max_ms: u64,
 }
 
 impl Default for IrcConfig {
@@ -111,7 +124,50 @@ impl Default for IrcConfig {
             nick: "herald".into(),
             channels: vec!["#lists".into()],
             prefix: "!".into(),
+            network: String::new(),
+            tls_ca_file: String::new(),
+            send_burst: 5,
+            send_per_sec: 1.0,
+            reconnect_min_ms: 2_000,
+            reconnect_max_ms: 300_000,
         }
+    }
+}
+
+impl IrcConfig {
+    /// The characters that start a command.
+    pub fn prefixes(&self) -> Vec<char> {
+        self.prefix.chars().collect()
+    }
+
+    /// Checks what serde cannot; the message says which key is wrong and why.
+    pub fn check(&self) -> Result<()> {
+        if self.prefix.is_empty() || self.prefix.chars().any(char::is_whitespace) {
+            bail!("[irc] prefix must be one or more characters without spaces, such as \"!\"");
+        }
+        if self.nick.is_empty() || self.nick.contains(|c: char| c.is_whitespace() || c == ':') {
+            bail!("[irc] nick must be one word");
+        }
+        if self.server.is_empty() {
+            bail!("[irc] server must name a host");
+        }
+        if let Some(bad) = self
+            .channels
+            .iter()
+            .find(|c| c.is_empty() || c.contains([' ', ',', '\x07']))
+        {
+            bail!("[irc] channels: '{bad}' is not a channel name");
+        }
+        if self.send_burst == 0 {
+            bail!("[irc] send_burst must be at least 1");
+        }
+        if !(self.send_per_sec.is_finite() && self.send_per_sec > 0.0) {
+            bail!("[irc] send_per_sec must be a number of lines per second above 0");
+        }
+        if self.reconnect_min_ms == 0 || self.reconnect_min_ms > self.reconnect_max_ms {
+            bail!("[irc] reconnect_min_ms must be at least 1 and at most reconnect_max_ms");
+        }
+        Ok(())
     }
 }
 
@@ -233,6 +289,57 @@ mod tests {
         let config: Config = toml::from_str("[realm]\ntimezone = \"Mars/Olympus\"").unwrap();
         let err = config.check().unwrap_err().to_string();
         assert!(err.contains("Mars/Olympus"), "{err}");
+    }
+
+    #[test]
+    fn irc_settings_are_checked() {
+        let irc = |extra: &str| -> IrcConfig {
+            let config: Config = toml::from_str(&format!("[irc]\n{extra}")).unwrap();
+            config.irc.unwrap()
+        };
+        assert!(irc("").check().is_ok());
+        // The example shows the defaults, and they pass.
+        let example: Config = toml::from_str(include_str!("../../config.example.toml")).unwrap();
+        let (shown, default) = (example.irc.unwrap(), IrcConfig::default());
+        assert!(shown.check().is_ok());
+        assert_eq!(
+            (
+                shown.send_burst,
+                shown.send_per_sec,
+                shown.network,
+                shown.tls_ca_file
+            ),
+            (
+                default.send_burst,
+                default.send_per_sec,
+                default.network,
+                default.tls_ca_file
+            )
+        );
+        assert_eq!(
+            (shown.reconnect_min_ms, shown.reconnect_max_ms, shown.prefix),
+            (
+                default.reconnect_min_ms,
+                default.reconnect_max_ms,
+                default.prefix
+            )
+        );
+        assert_eq!(irc("prefix = \"!.\"").prefixes(), vec!['!', '.']);
+        for (bad, key) in [
+            ("prefix = \"\"", "prefix"),
+            ("nick = \"two words\"", "nick"),
+            ("channels = [\"#a,#b\"]", "channels"),
+            ("send_burst = 0", "send_burst"),
+            ("send_per_sec = 0.0", "send_per_sec"),
+            ("send_per_sec = nan", "send_per_sec"),
+            (
+                "reconnect_min_ms = 5000\nreconnect_max_ms = 10",
+                "reconnect_min_ms",
+            ),
+        ] {
+            let err = irc(bad).check().unwrap_err().to_string();
+            assert!(err.contains(key), "{bad}: {err}");
+        }
     }
 
     #[test]

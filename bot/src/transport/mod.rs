@@ -2,6 +2,7 @@
 //! nothing of the rules.
 
 pub mod console;
+pub mod irc;
 pub mod script;
 
 /// The realm of the console room and of transcripts.

@@ -1,0 +1,798 @@
+//! Herald on a real IRC server: a real `ngircd` on 127.0.0.1, Herald's IRC transport in process
+//! against it, and players who are plain IRC clients over TCP. Nothing but 127.0.0.1 is ever
+//! contacted; every wait has a deadline, and every wait is for a line, never for a time.
+
+mod common;
+use common::Books;
+use herald_bot::app::App;
+use herald_bot::clock::Clock;
+use herald_bot::config::Config;
+use herald_bot::hub::Hub;
+use herald_bot::store::Store;
+use herald_bot::transport::irc;
+use sqlx::Row;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio::time::timeout;
+
+/// The longest any one expected line may take to come.
+const WAIT: Duration = Duration::from_secs(20);
+
+const DARA: &str = "!knight create Dara --top observe,dodge,sword --psi hypercognition:20,apportation:20 --monarch seonaid --dame";
+const EOIN: &str =
+    "!knight create Eoin --top lance,shield,ride --psi mesmerism:20,negapsi:20 --monarch llewellyn";
+
+/// Pass 1 of the practice joust (as in `transcripts/declined.txt`): both fail Observe, Dara
+/// fails Ride, Eoin rides and earns +15 (Joust 2A); Eoin's Lance 30 hits, Dara's Shield 50
+/// fails against 15 (R5 weaken): unhorsed.
+const JOUST_DICE: [u32; 6] = [90, 90, 90, 20, 30, 50];
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port on 127.0.0.1")
+}
+
+/// Polls until `port` on 127.0.0.1 accepts a connection, a bounded number of times.
+async fn wait_listening(port: u16) {
+    for _ in 0..1200 {
+        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("nothing listens on 127.0.0.1:{port} after 30s");
+}
+
+/// RFC 7919's ffdhe2048 group, public and standard: given to ngircd so that it does not spend
+/// seconds generating Diffie-Hellman parameters of its own at start-up.
+const FFDHE2048: &str = "-----BEGIN DH PARAMETERS-----
+MIIBCAKCAQEA//////////+t+FRYortKmq/cViAnPTzx2LnFg84tNpWp4TZBFGQz
++8yTnc4kmz75fS/jY2MMddj2gbICrsRhetPfHtXV/WVhJDP1H18GbtCFY2VVPe0a
+87VXE15/V8k1mE8McODmi3fipona8+/och3xWKE2rec1MKzKT0g6eXq8CrGCsyT7
+YdEIqUuyyOP7uWrat2DX9GgdT0Kj3jlN9K5W7edjcrsZCwenyO4KbXCeAvzhzffi
+7MA0BM0oNC9hkXL+nOmFg/+OTxIy7vKBg8P+OxtMb61zO7X8vC7CIAXFjvGDfRaD
+ssbzSibBsu/6iGtCOGEoXJf//////////wIBAg==
+-----END DH PARAMETERS-----
+";
+
+/// A certificate and key for 127.0.0.1, the certificate also being its own root.
+struct TlsFiles {
+    cert: PathBuf,
+    key: PathBuf,
+}
+
+/// A real ngircd in the foreground, killed when dropped.
+struct Ngircd {
+    dir: tempfile::TempDir,
+    port: u16,
+    tls_port: Option<u16>,
+    child: Option<Child>,
+}
+
+impl Ngircd {
+    async fn start(tls: bool) -> Ngircd {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        // ngircd started as root runs as nobody: it must still read its files.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let port = free_port();
+        let tls_port = tls.then(free_port);
+        let include = dir.path().join("conf.d");
+        std::fs::create_dir(&include).unwrap();
+        let mut conf = format!(
+            "[Global]\n\
+             Name = irc.test\n\
+             Network = TestNet\n\
+             Info = Herald's test lists\n\
+             AdminInfo1 = Herald tests\n\
+             AdminEMail = nobody@irc.test\n\
+             Listen = 127.0.0.1\n\
+             Ports = {port}\n\
+             MotdPhrase = Welcome to the lists\n\
+             [Limits]\n\
+             MaxNickLength = 30\n\
+             MaxConnectionsIP = 0\n\
+             MaxPenaltyTime = 0\n\
+             [Options]\n\
+             PAM = no\n\
+             DNS = no\n\
+             Ident = no\n\
+             IncludeDir = {}\n",
+            include.display()
+        );
+        if let Some(tls_port) = tls_port {
+            let files = self_signed(dir.path());
+            let dh = dir.path().join("dh.pem");
+            std::fs::write(&dh, FFDHE2048).unwrap();
+            conf.push_str(&format!(
+                "[SSL]\nCertFile = {}\nKeyFile = {}\nDHFile = {}\nPorts = {tls_port}\n",
+                files.cert.display(),
+                files.key.display(),
+                dh.display()
+            ));
+        }
+        std::fs::write(dir.path().join("ngircd.conf"), conf).unwrap();
+        let mut server = Ngircd {
+            dir,
+            port,
+            tls_port,
+            child: None,
+        };
+        server.spawn().await;
+        server
+    }
+
+    fn binary() -> &'static str {
+        if Path::new("/usr/sbin/ngircd").exists() {
+            "/usr/sbin/ngircd"
+        } else {
+            "ngircd"
+        }
+    }
+
+    async fn spawn(&mut self) {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.path().join("ngircd.log"))
+            .unwrap();
+        let child = std::process::Command::new(Self::binary())
+            .arg("-n")
+            .arg("-f")
+            .arg(self.dir.path().join("ngircd.conf"))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("ngircd runs (apt-get install ngircd)");
+        self.child = Some(child);
+        wait_listening(self.port).await;
+        if let Some(tls_port) = self.tls_port {
+            wait_listening(tls_port).await;
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn ca(&self) -> PathBuf {
+        self.dir.path().join("cert.pem")
+    }
+}
+
+impl Drop for Ngircd {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn self_signed(dir: &Path) -> TlsFiles {
+    let key = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()])
+        .expect("a self-signed certificate");
+    let files = TlsFiles {
+        cert: dir.join("cert.pem"),
+        key: dir.join("key.pem"),
+    };
+    std::fs::write(&files.cert, key.cert.pem()).unwrap();
+    std::fs::write(&files.key, key.key_pair.serialize_pem()).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&files.key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    files
+}
+
+/// A TCP relay between Herald and the server that the test opens and shuts: while shut, every
+/// connection is dropped at once, so Herald keeps retrying with its backoff.
+struct Gate {
+    port: u16,
+    open: Arc<AtomicBool>,
+    task: JoinHandle<()>,
+}
+
+impl Gate {
+    async fn new(upstream: u16) -> Gate {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open = Arc::new(AtomicBool::new(true));
+        let task = tokio::spawn({
+            let open = open.clone();
+            async move {
+                while let Ok((mut down, _)) = listener.accept().await {
+                    if !open.load(Ordering::SeqCst) {
+                        continue;
+                    }
+                    tokio::spawn(async move {
+                        if let Ok(mut up) = TcpStream::connect(("127.0.0.1", upstream)).await {
+                            let _ = tokio::io::copy_bidirectional(&mut down, &mut up).await;
+                        }
+                    });
+                }
+            }
+        });
+        Gate { port, open, task }
+    }
+
+    fn set_open(&self, open: bool) {
+        self.open.store(open, Ordering::SeqCst);
+    }
+}
+
+impl Drop for Gate {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Herald's IRC transport, in process, on its own books.
+struct Herald {
+    hub: Arc<Hub>,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<anyhow::Result<()>>,
+}
+
+impl Herald {
+    async fn start(db: &Path, irc_settings: &str) -> Herald {
+        let config: Config = toml::from_str(&format!("[irc]\n{irc_settings}")).unwrap();
+        let irc_config = config.irc.clone().unwrap();
+        let store = Store::open(db).await.expect("the database opens");
+        let app = Arc::new(App::new(store, config, Some(7)).unwrap());
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let hub = Arc::new(Hub::live(
+            app,
+            Arc::new(Clock::live()),
+            irc_config.prefixes(),
+            tx,
+        ));
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn({
+            let hub = hub.clone();
+            async move {
+                irc::run(&hub, &irc_config, rx, async {
+                    let _ = stopped.await;
+                })
+                .await
+            }
+        });
+        Herald {
+            hub,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    fn dice(&self, values: &[u32]) {
+        self.hub.app().queue.push(values.iter().copied());
+    }
+
+    async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let result = timeout(WAIT, &mut self.task)
+            .await
+            .expect("Herald stops")
+            .expect("the transport task");
+        assert!(result.is_ok(), "{result:?}");
+    }
+}
+
+fn settings(port: u16) -> String {
+    format!(
+        "server = \"127.0.0.1\"\nport = {port}\nnick = \"herald\"\nchannels = [\"#lists\"]\n\
+         send_burst = 1000\nsend_per_sec = 1000.0\nreconnect_min_ms = 50\nreconnect_max_ms = 500\n"
+    )
+}
+
+/// One line from the server, split as IRC has it.
+#[derive(Clone, Debug)]
+struct Msg {
+    raw: String,
+    from: String,
+    command: String,
+    params: Vec<String>,
+}
+
+impl Msg {
+    fn parse(raw: &str) -> Msg {
+        let mut rest = raw.trim_end_matches(['\r', '\n']);
+        if rest.starts_with('@') {
+            rest = rest.split_once(' ').map(|(_, r)| r).unwrap_or("");
+        }
+        let mut from = String::new();
+        if let Some(r) = rest.strip_prefix(':') {
+            let (prefix, r) = r.split_once(' ').unwrap_or((r, ""));
+            from = prefix.split('!').next().unwrap_or("").to_string();
+            rest = r;
+        }
+        let (head, trailing) = match rest.split_once(" :") {
+            Some((h, t)) => (h, Some(t)),
+            None => (rest, None),
+        };
+        let mut words = head.split_whitespace().map(str::to_string);
+        let command = words.next().unwrap_or_default();
+        let mut params: Vec<String> = words.collect();
+        params.extend(trailing.map(str::to_string));
+        Msg {
+            raw: raw.to_string(),
+            from,
+            command,
+            params,
+        }
+    }
+
+    /// The text of a PRIVMSG from `nick` to `target`.
+    fn privmsg(&self, nick: &str, target: &str) -> Option<&str> {
+        (self.command == "PRIVMSG"
+            && self.from.eq_ignore_ascii_case(nick)
+            && self
+                .params
+                .first()
+                .is_some_and(|t| t.eq_ignore_ascii_case(target)))
+        .then(|| self.params.get(1).map(String::as_str))
+        .flatten()
+    }
+}
+
+/// A player: a minimal IRC client over TCP.
+struct Player {
+    nick: String,
+    reader: BufReader<OwnedReadHalf>,
+    writer: OwnedWriteHalf,
+    heard: Vec<Msg>,
+}
+
+impl Player {
+    async fn connect(port: u16, nick: &str) -> Player {
+        let stream = timeout(WAIT, TcpStream::connect(("127.0.0.1", port)))
+            .await
+            .expect("connects in time")
+            .expect("connects");
+        let (read, write) = stream.into_split();
+        let mut player = Player {
+            nick: nick.to_string(),
+            reader: BufReader::new(read),
+            writer: write,
+            heard: Vec::new(),
+        };
+        player
+            .send(&format!("NICK {nick}\r\nUSER {nick} 0 * :{nick}"))
+            .await;
+        player.wait_for(|m| m.command == "001").await;
+        player
+    }
+
+    async fn send(&mut self, line: &str) {
+        self.writer
+            .write_all(format!("{line}\r\n").as_bytes())
+            .await
+            .expect("the server takes a line");
+    }
+
+    async fn say(&mut self, target: &str, text: &str) {
+        self.send(&format!("PRIVMSG {target} :{text}")).await;
+    }
+
+    /// The next line; answers PINGs; checks that no line of Herald's breaks the 512-byte rule.
+    async fn next(&mut self) -> Option<Msg> {
+        let mut buf = Vec::new();
+        let n = self.reader.read_until(b'\n', &mut buf).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        let raw = String::from_utf8_lossy(&buf).to_string();
+        let msg = Msg::parse(&raw);
+        if msg.from.eq_ignore_ascii_case("herald") {
+            assert!(
+                buf.len() <= 512 && buf.ends_with(b"\r\n"),
+                "a line of {} bytes: {raw:?}",
+                buf.len()
+            );
+        }
+        if msg.command == "PING" {
+            let token = msg.params.first().cloned().unwrap_or_default();
+            self.send(&format!("PONG :{token}")).await;
+        }
+        self.heard.push(msg.clone());
+        Some(msg)
+    }
+
+    /// Reads until a line satisfies `pred`; fails the test after `WAIT`.
+    async fn wait_for(&mut self, pred: impl Fn(&Msg) -> bool) -> Msg {
+        let nick = self.nick.clone();
+        let found = timeout(WAIT, async {
+            while let Some(m) = self.next().await {
+                if pred(&m) {
+                    return Some(m);
+                }
+            }
+            None
+        })
+        .await;
+        match found {
+            Ok(Some(m)) => m,
+            Ok(None) => panic!(
+                "{nick}: the server closed the connection; heard:\n{}",
+                self.log()
+            ),
+            Err(_) => panic!(
+                "{nick}: nothing expected came in {WAIT:?}; heard:\n{}",
+                self.log()
+            ),
+        }
+    }
+
+    /// Waits for Herald to say something containing `needle` to `target`; returns the text.
+    async fn hear(&mut self, target: &str, needle: &str) -> String {
+        let m = self
+            .wait_for(|m| {
+                m.privmsg("herald", target)
+                    .is_some_and(|t| t.contains(needle))
+            })
+            .await;
+        m.privmsg("herald", target).unwrap_or_default().to_string()
+    }
+
+    /// Joins `channel` and waits until Herald sits in it too.
+    async fn join_with_herald(&mut self, channel: &str) {
+        self.send(&format!("JOIN {channel}")).await;
+        let names = self
+            .wait_for(|m| m.command == "353" || m.command == "366")
+            .await;
+        let present = names.command == "353"
+            && names.params.last().is_some_and(|n| {
+                n.split(' ')
+                    .any(|n| n.trim_start_matches(['@', '+']) == "herald")
+            });
+        if !present {
+            self.wait_for(|m| m.command == "JOIN" && m.from == "herald")
+                .await;
+        }
+    }
+
+    fn log(&self) -> String {
+        self.heard
+            .iter()
+            .map(|m| m.raw.trim_end())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Whether Herald said `needle` to `target` in anything heard so far.
+    fn has_heard(&self, target: &str, needle: &str) -> bool {
+        self.heard.iter().any(|m| {
+            m.privmsg("herald", target)
+                .is_some_and(|t| t.contains(needle))
+        })
+    }
+}
+
+/// Two players in #lists with their knights, Herald already there.
+async fn knights(server: &Ngircd) -> (Player, Player) {
+    let mut dana = Player::connect(server.port, "dana").await;
+    dana.join_with_herald("#lists").await;
+    let mut evan = Player::connect(server.port, "evan").await;
+    evan.join_with_herald("#lists").await;
+    dana.say("#lists", DARA).await;
+    dana.hear("#lists", "Dame Dara is dubbed").await;
+    evan.say("#lists", EOIN).await;
+    dana.hear("#lists", "Sir Eoin is dubbed").await;
+    (dana, evan)
+}
+
+async fn ledger(db: &Path) -> Vec<(String, i64, String, String)> {
+    let store = Store::open(db).await.unwrap();
+    sqlx::query(
+        "SELECT k.name, l.hp_halves, l.kind, r.name AS realm FROM ledger l \
+         JOIN knights k ON k.id = l.knight_id JOIN realms r ON r.id = k.realm_id ORDER BY l.id",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| {
+        (
+            r.get("name"),
+            r.get("hp_halves"),
+            r.get("kind"),
+            r.get("realm"),
+        )
+    })
+    .collect()
+}
+
+// A whole practice joust driven by two players on IRC, with `!roll 100` on the way; the award
+// (1 HP, 2 half points, Joust 7: the unhorser wins; R41: Swordplay declined) lands in the books
+// of the realm named by the network (NETWORK=TestNet).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_practice_joust_on_irc_ends_in_the_books() {
+    let server = Ngircd::start(false).await;
+    let books = Books::new();
+    let herald = Herald::start(&books.path(), &settings(server.port)).await;
+    let (mut dana, mut evan) = knights(&server).await;
+
+    herald.dice(&[42]);
+    dana.say("#lists", "!roll 100").await;
+    assert_eq!(
+        evan.hear("#lists", "rolls").await,
+        "dana rolls 1d100: [42] = 42"
+    );
+
+    dana.say("#lists", "!joust evan").await;
+    evan.hear("#lists", "challenges Sir Eoin").await;
+    herald.dice(&JOUST_DICE);
+    evan.say("#lists", "!accept").await;
+    evan.hear("#lists", "Sir Eoin earns a +15 Bonus").await;
+    dana.hear("#lists", "Dame Dara (dana), announce a sweep")
+        .await;
+    dana.say("#lists", "!nosweep").await;
+    evan.hear("#lists", "Sir Eoin (evan), announce a sweep")
+        .await;
+    evan.say("#lists", "!nosweep").await;
+    evan.hear("#lists", "Sir Eoin (evan), strike").await;
+    evan.say("#lists", "!high").await;
+    evan.hear("#lists", "Dame Dara is unhorsed!").await;
+    evan.hear("#lists", "Sir Eoin (evan), go on to Swordplay?")
+        .await;
+    evan.say("#lists", "!decline").await;
+    evan.hear("#lists", "Sir Eoin wins (by unhorsing).").await;
+    evan.hear("#lists", "Sir Eoin earns 1 HP.").await;
+    dana.hear("#lists", "Fight #1 is over.").await;
+
+    assert_eq!(
+        ledger(&books.path()).await,
+        vec![("Eoin".into(), 2, "practice".into(), "TestNet".into())]
+    );
+    herald.stop().await;
+}
+
+// Private messages: `!help` and `!roll` by private message are answered to the player alone;
+// a fight's command by private message says where it belongs. And a reply longer than one IRC
+// line arrives whole, in lines that each fit 512 bytes (checked on every line Herald sends).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_answers_and_long_replies() {
+    let server = Ngircd::start(false).await;
+    let books = Books::new();
+    // A small burst and a rate, so the replies below wait on the throttle.
+    let throttled = format!(
+        "{}send_burst = 2\nsend_per_sec = 20.0\n",
+        settings(server.port).replace("send_burst = 1000\nsend_per_sec = 1000.0\n", "")
+    );
+    let herald = Herald::start(&books.path(), &throttled).await;
+    let (mut dana, mut evan) = knights(&server).await;
+
+    dana.say("herald", "!help").await;
+    dana.hear("dana", "Knights and books:").await;
+    dana.hear("dana", "help COMMAND shows how to use one.")
+        .await;
+    herald.dice(&[77]);
+    dana.say("herald", "!roll 100").await;
+    assert_eq!(
+        dana.hear("dana", "rolls").await,
+        "dana rolls 1d100: [77] = 77"
+    );
+    dana.say("herald", "!joust evan").await;
+    assert_eq!(
+        dana.hear("dana", "private").await,
+        "!joust works in a channel, not by private message."
+    );
+
+    // Another bot's command in the channel is left to that bot; by private message, Herald
+    // says what it knows.
+    dana.say("#lists", "!seen bob").await;
+    dana.say("herald", "!seen bob").await;
+    dana.hear("dana", "unknown command 'seen'").await;
+
+    // A reply of some 600 bytes: the roll's refusal quotes the whole expression.
+    let expr: String = (1..=80).map(|n| format!("w{n:03} ")).collect();
+    let expr = expr.trim_end();
+    dana.say("#lists", &format!("!roll {expr}")).await;
+    let first = evan.hear("#lists", "Cannot roll").await;
+    let mut pieces = vec![first];
+    while !pieces.last().unwrap().ends_with("4d6kh3") {
+        let m = evan
+            .wait_for(|m| m.privmsg("herald", "#lists").is_some())
+            .await;
+        pieces.push(m.privmsg("herald", "#lists").unwrap().to_string());
+    }
+    assert!(pieces.len() >= 2, "{pieces:?}");
+    let whole = pieces.join(" ");
+    assert!(
+        whole.starts_with(&format!("Cannot roll '{expr}'")),
+        "{whole}"
+    );
+    assert!(whole.len() > 512, "{}", whole.len());
+
+    // Nothing said in private reached the channel.
+    assert!(!evan.has_heard("#lists", "Knights and books:"));
+    assert!(!evan.has_heard("#lists", "[77]"));
+    assert!(!evan.has_heard("#lists", "unknown command"));
+    herald.stop().await;
+}
+
+// The server goes away in the middle of a fight and comes back: Herald reconnects with its
+// backoff, rejoins #lists, tells where the fight stands, and the fight finishes with its award.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fight_survives_the_server_restarting() {
+    let mut server = Ngircd::start(false).await;
+    let gate = Gate::new(server.port).await;
+    let books = Books::new();
+    let herald = Herald::start(&books.path(), &settings(gate.port)).await;
+    let (mut dana, mut evan) = knights(&server).await;
+
+    dana.say("#lists", "!joust evan").await;
+    evan.hear("#lists", "challenges Sir Eoin").await;
+    herald.dice(&JOUST_DICE);
+    evan.say("#lists", "!accept").await;
+    dana.hear("#lists", "Dame Dara (dana), announce a sweep")
+        .await;
+    dana.say("#lists", "!nosweep").await;
+    evan.hear("#lists", "Sir Eoin (evan), announce a sweep")
+        .await;
+
+    // Herald is kept out until the players are back, so they hear what it says on return.
+    gate.set_open(false);
+    server.stop();
+    drop((dana, evan));
+    server.spawn().await;
+    let mut dana = Player::connect(server.port, "dana").await;
+    dana.send("JOIN #lists").await;
+    dana.wait_for(|m| m.command == "366").await;
+    let mut evan = Player::connect(server.port, "evan").await;
+    evan.send("JOIN #lists").await;
+    evan.wait_for(|m| m.command == "366").await;
+    gate.set_open(true);
+
+    evan.wait_for(|m| m.command == "JOIN" && m.from == "herald")
+        .await;
+    assert_eq!(
+        evan.hear("#lists", "Fight #1").await,
+        "Fight #1: Dame Dara vs Sir Eoin, Joust, pass 1."
+    );
+    evan.hear("#lists", "Sir Eoin (evan), announce a sweep")
+        .await;
+
+    evan.say("#lists", "!nosweep").await;
+    evan.hear("#lists", "Sir Eoin (evan), strike").await;
+    evan.say("#lists", "!high").await;
+    evan.hear("#lists", "Sir Eoin (evan), go on to Swordplay?")
+        .await;
+    evan.say("#lists", "!decline").await;
+    evan.hear("#lists", "Sir Eoin earns 1 HP.").await;
+    dana.hear("#lists", "Fight #1 is over.").await;
+    assert_eq!(
+        ledger(&books.path()).await,
+        vec![("Eoin".into(), 2, "practice".into(), "TestNet".into())]
+    );
+    herald.stop().await;
+}
+
+// Herald itself stops in the middle of a fight and starts again on the same books: it restores
+// the fight when it is back on IRC, says so in the channel, and the fight finishes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fight_survives_herald_restarting() {
+    let server = Ngircd::start(false).await;
+    let books = Books::new();
+    let herald = Herald::start(&books.path(), &settings(server.port)).await;
+    let (mut dana, mut evan) = knights(&server).await;
+    dana.say("#lists", "!joust evan").await;
+    evan.hear("#lists", "challenges Sir Eoin").await;
+    herald.dice(&JOUST_DICE);
+    evan.say("#lists", "!accept").await;
+    dana.hear("#lists", "Dame Dara (dana), announce a sweep")
+        .await;
+    dana.say("#lists", "!nosweep").await;
+    evan.hear("#lists", "Sir Eoin (evan), announce a sweep")
+        .await;
+
+    herald.stop().await;
+    evan.wait_for(|m| m.command == "QUIT" && m.from == "herald")
+        .await;
+    let herald = Herald::start(&books.path(), &settings(server.port)).await;
+    evan.wait_for(|m| m.command == "JOIN" && m.from == "herald")
+        .await;
+    evan.hear("#lists", "Herald is back. Fight #1 resumes where it stood.")
+        .await;
+    assert_eq!(
+        evan.hear("#lists", "Fight #1:").await,
+        "Fight #1: Dame Dara vs Sir Eoin, Joust, pass 1."
+    );
+    evan.hear("#lists", "Sir Eoin (evan), announce a sweep")
+        .await;
+    // The dice queue lived in the old process: the rest of the pass is queued again
+    // (Lance 30 hits, Shield 50 fails).
+    herald.dice(&JOUST_DICE[4..]);
+    evan.say("#lists", "!nosweep").await;
+    evan.say("#lists", "!high").await;
+    evan.hear("#lists", "Sir Eoin (evan), go on to Swordplay?")
+        .await;
+    evan.say("#lists", "!decline").await;
+    evan.hear("#lists", "Sir Eoin earns 1 HP.").await;
+    assert_eq!(
+        ledger(&books.path()).await,
+        vec![("Eoin".into(), 2, "practice".into(), "TestNet".into())]
+    );
+    herald.stop().await;
+}
+
+// `tls = true`: Herald speaks TLS (rustls) to the server's TLS port, trusting the server's
+// self-signed certificate through tls_ca_file; the players stay on the plain port.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn herald_speaks_tls_when_asked() {
+    let server = Ngircd::start(true).await;
+    let tls_port = server.tls_port.unwrap();
+    let books = Books::new();
+    let herald = Herald::start(
+        &books.path(),
+        &format!(
+            "{}tls = true\ntls_ca_file = \"{}\"\n",
+            settings(tls_port),
+            server.ca().display()
+        ),
+    )
+    .await;
+    let mut dana = Player::connect(server.port, "dana").await;
+    dana.join_with_herald("#lists").await;
+    herald.dice(&[5]);
+    dana.say("#lists", "!roll 100").await;
+    assert_eq!(
+        dana.hear("#lists", "rolls").await,
+        "dana rolls 1d100: [5] = 5"
+    );
+    herald.stop().await;
+}
+
+// `herald run --config FILE` with an [irc] section runs the IRC transport (not the console).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn herald_run_starts_the_irc_transport() {
+    let server = Ngircd::start(false).await;
+    let books = Books::new();
+    let config = books.dir.path().join("herald.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[database]\npath = \"{}\"\n[irc]\n{}",
+            books.path().display(),
+            settings(server.port)
+        ),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .arg("run")
+        .arg("--config")
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("herald runs");
+    struct Kill<'a>(&'a mut Child);
+    impl Drop for Kill<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _kill = Kill(&mut child);
+    let mut dana = Player::connect(server.port, "dana").await;
+    dana.join_with_herald("#lists").await;
+    dana.say("#lists", DARA).await;
+    dana.hear("#lists", "Dame Dara is dubbed").await;
+}
