@@ -245,6 +245,9 @@ impl Config {
         if self.console.prefixes.is_empty() {
             bail!("[console] prefixes must name at least one character");
         }
+        if let Some(irc) = &self.irc {
+            irc.check()?;
+        }
         Ok(())
     }
 
