@@ -15,6 +15,7 @@ use sqlx::{Row, SqlitePool};
 use std::path::Path;
 use std::str::FromStr;
 use thiserror::Error;
+pub mod books;
 
 /// A database id.
 pub type Id = i64;
