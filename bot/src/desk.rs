@@ -1,10 +1,6 @@
 //! The herald's desk: every command that is not a move in a fight. Knights, Honor, dice rolls,
 //! help; the books between fights go to the [`office`].
 
-// The office lives beside the desk; it is declared here so that the desk is its one door.
-#[path = "office.rs"]
-pub mod office;
-
 use crate::app::App;
 use crate::command::{help, Command};
 use crate::dice::FightDice;
@@ -55,7 +51,7 @@ pub async fn handle(
         }
         Command::Roll { expr } => Ok(vec![roll(app, user, &expr)]),
         Command::Help { topic } => Ok(help(topic.as_deref(), '/')),
-        c if office::handles(&c) => Ok(office::handle(app, realm, user, c, now)
+        c if crate::office::handles(&c) => Ok(crate::office::handle(app, realm, user, c, now)
             .await?
             .unwrap_or_default()),
         other => Ok(vec![format!(

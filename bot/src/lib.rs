@@ -19,6 +19,7 @@ pub mod dice;
 pub mod export;
 pub mod fairness;
 pub mod hub;
+pub mod office;
 pub mod render;
 pub mod session;
 pub mod store;

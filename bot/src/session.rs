@@ -9,6 +9,7 @@ use crate::app::App;
 use crate::command::Command;
 use crate::dice::{FightDice, ReplayDice};
 use crate::fairness::seed_hash;
+use crate::office;
 use crate::render::{narrate, prompt_line, Names};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
@@ -175,6 +176,11 @@ impl Session {
                 )]);
             }
         }
+        for k in [&mine, &theirs] {
+            if let Some(refusal) = office::fight_refusal(&self.app, k).await? {
+                return Ok(vec![refusal]);
+            }
+        }
         let day = self.app.day(now);
         for k in [&mine, &theirs] {
             if store.injured_on(k.id, &day).await? {
@@ -201,6 +207,12 @@ impl Session {
                 theirs.styled()
             ));
         }
+        // R33: between hostile parties a practice joust is fought for ransom; said before it starts.
+        if let Some(notice) =
+            office::ransom_notice(&self.app, self.realm, mine.id, theirs.id).await?
+        {
+            lines.push(notice);
+        }
         let users = [user.to_string(), theirs.owner.clone()];
         self.challenge = Some(Challenge {
             knights: [mine, theirs],
@@ -212,11 +224,26 @@ impl Session {
     }
 
     async fn accept(&mut self, user: &str, now: DateTime<Utc>) -> Result<Lines> {
+        let answerable = self
+            .challenge
+            .as_ref()
+            .is_some_and(|c| c.users[1].eq_ignore_ascii_case(user));
+        if !answerable {
+            // Not this channel's challenge to answer: perhaps an offer of allegiance or peace.
+            if let Some(lines) = office::accept(&self.app, self.realm, user, now).await? {
+                return Ok(lines);
+            }
+        }
         let Some(c) = self.challenge.clone() else {
             return Ok(vec![
                 "There is no challenge to accept here. Usage: /joust TARGET to issue one.".into(),
             ]);
         };
+        for k in &c.knights {
+            if let Some(refusal) = office::fight_refusal(&self.app, k).await? {
+                return Ok(vec![refusal]);
+            }
+        }
         if !c.users[1].eq_ignore_ascii_case(user) {
             return Ok(vec![format!(
                 "Only {} ({}) can accept this challenge.",
@@ -280,6 +307,15 @@ impl Session {
             )
             .await?;
         self.challenge = None;
+        let ransom = office::start_ransom_fight(
+            &self.app,
+            self.realm,
+            id,
+            c.knights[0].id,
+            c.knights[1].id,
+            now,
+        )
+        .await?;
         let styled = [c.knights[0].styled(), c.knights[1].styled()];
         let plain = [
             c.knights[0].sheet.name.clone(),
@@ -294,6 +330,7 @@ impl Session {
         if !recorded {
             lines.push("This fight is not recorded: the pair already had its recorded practice fight today (R26).".into());
         }
+        lines.extend(ransom);
         self.app.log_events(&events, &plain);
         lines.extend(narrate(&events, &styled));
         let live = Live {
@@ -317,6 +354,15 @@ impl Session {
     async fn decline(&mut self, user: &str, now: DateTime<Utc>) -> Result<Lines> {
         if self.fight.is_some() {
             return self.decide(user, Decision::Decline, now).await;
+        }
+        let party = self
+            .challenge
+            .as_ref()
+            .is_some_and(|c| c.users.iter().any(|u| u.eq_ignore_ascii_case(user)));
+        if !party {
+            if let Some(lines) = office::decline(&self.app, self.realm, user, now).await? {
+                return Ok(lines);
+            }
         }
         let Some(c) = &self.challenge else {
             return Ok(vec![
@@ -478,6 +524,7 @@ impl Session {
             return Ok(Vec::new());
         };
         let month = self.app.month(now);
+        let winner_side = outcome.winner;
         let end = FightEnd {
             realm: self.realm,
             fight: f.id,
@@ -514,6 +561,21 @@ impl Session {
             FightAward::None => String::new(),
         }];
         lines.retain(|l| !l.is_empty());
+        // R33: the loser of a fight for ransom is captured.
+        if let Some(w) = winner_side {
+            lines.extend(
+                office::capture_after_fight(
+                    &self.app,
+                    self.realm,
+                    f.id,
+                    f.knights[w.index()],
+                    f.knights[w.other().index()],
+                    &f.users[w.index()],
+                    now,
+                )
+                .await?,
+            );
+        }
         lines.push(format!(
             "Fight #{} is over. Dice seed: {}",
             f.id,

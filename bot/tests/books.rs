@@ -8,10 +8,10 @@ use herald_bot::app::App;
 use herald_bot::clock::Clock;
 use herald_bot::command::{AnySkill, Command};
 use herald_bot::config::Config;
-use herald_bot::desk::{self, office};
 use herald_bot::hub::Hub;
 use herald_bot::store::{Id, Store};
 use herald_bot::transport::{script, LOCAL_REALM};
+use herald_bot::{desk, office};
 use herald_engine::psiknight::PsiSkill;
 use sqlx::Row;
 use std::path::Path;
@@ -328,31 +328,12 @@ async fn winner_of(h: &Herald, fight: Id) -> Option<Id> {
         .unwrap()
 }
 
-/// The session's hooks for one fight, as the session will call them: the notice, the start, the
-/// capture. Returns what they said.
-async fn fight_for_ransom(
-    h: &Herald,
-    fight: Id,
-    loser: &str,
-    winner: &str,
-    user: &str,
-) -> Vec<String> {
-    let realm = h.realm().await;
-    let (l, w) = (h.id(loser).await, h.id(winner).await);
+/// What the session said around fight `fight` (its ransom notice, its start, the capture), after
+/// checking that `winner` won it.
+async fn fight_for_ransom(h: &Herald, run: &Run, fight: Id, winner: &str) -> Vec<String> {
+    let w = h.id(winner).await;
     assert_eq!(winner_of(h, fight).await, Some(w), "fight #{fight}");
-    let mut lines = Vec::new();
-    lines.extend(office::ransom_notice(&h.app, realm, l, w).await.unwrap());
-    lines.extend(
-        office::start_ransom_fight(&h.app, realm, fight, l, w, h.now())
-            .await
-            .unwrap(),
-    );
-    lines.extend(
-        office::capture_after_fight(&h.app, realm, fight, w, l, user, h.now())
-            .await
-            .unwrap(),
-    );
-    lines
+    run.lines().iter().map(|l| l.to_string()).collect()
 }
 
 fn has(lines: &[String], needle: &str) {
@@ -392,8 +373,8 @@ async fn ransom_from_capture_to_release_or_death() {
 
     // Fight 1: Alan, Brenna's unlanded vassal, loses to Cai, who is hostile to Brenna: a fight
     // for ransom decided at its start, and the loser captured (R33, R156, R157).
-    h.say(&lost_joust(2, "alan", "cai", "cai")).await;
-    let lines = fight_for_ransom(&h, 1, "Alan", "Cai", "cai").await;
+    let run = h.say(&lost_joust(2, "alan", "cai", "cai")).await;
+    let lines = fight_for_ransom(&h, &run, 1, "Cai").await;
     has(&lines, "This joust is fought for ransom: Sir Alan and Sir Cai are hostile parties, as Baroness Brenna and Sir Cai are hostile (R33).");
     has(&lines, "Sir Alan is captured by Sir Cai and may not fight until released (R33). The customary ransom is 2 PP; anyone with PP may pay: /ransom pay Alan PP. cai: /ransom demand, /ransom free or /ransom kill Alan.");
     has(
@@ -461,8 +442,8 @@ async fn ransom_from_capture_to_release_or_death() {
     assert_eq!(office::fight_refusal(&h.app, &alan).await.unwrap(), None);
 
     // Fight 2: Brenna loses to Cai. Eoin, her landed vassal, meets his duty with 4 PP (R33).
-    h.say(&lost_joust(3, "brenna", "cai", "cai")).await;
-    let lines = fight_for_ransom(&h, 2, "Brenna", "Cai", "cai").await;
+    let run = h.say(&lost_joust(3, "brenna", "cai", "cai")).await;
+    let lines = fight_for_ransom(&h, &run, 2, "Cai").await;
     has(
         &lines,
         "This joust is fought for ransom: Baroness Brenna and Sir Cai are hostile (R33).",
@@ -482,8 +463,8 @@ async fn ransom_from_capture_to_release_or_death() {
 
     // Fight 3: Brenna again. Eoin's once is used (R108): no duty for him now. The victor accepts
     // what was paid (R107); no duty was failed, so Brenna has no cause to dismiss Eoin.
-    h.say(&lost_joust(4, "brenna", "cai", "cai")).await;
-    let lines = fight_for_ransom(&h, 3, "Brenna", "Cai", "cai").await;
+    let run = h.say(&lost_joust(4, "brenna", "cai", "cai")).await;
+    let lines = fight_for_ransom(&h, &run, 3, "Cai").await;
     assert!(!lines.iter().any(|l| l.contains("Sir Eoin")), "{lines:#?}");
     h.say(
         "brenna: /ransom pay Brenna 1\n\
@@ -497,8 +478,8 @@ async fn ransom_from_capture_to_release_or_death() {
     // Fight 4: with a new landed vassal who pays nothing while Brenna pays her own ransom in
     // full, the duty is failed (R152) and the lord may dismiss (R33, R100).
     h.say("brenna: /grant Gwen\n").await;
-    h.say(&lost_joust(5, "brenna", "cai", "cai")).await;
-    let lines = fight_for_ransom(&h, 4, "Brenna", "Cai", "cai").await;
+    let run = h.say(&lost_joust(5, "brenna", "cai", "cai")).await;
+    let lines = fight_for_ransom(&h, &run, 4, "Cai").await;
     has(&lines, "Dame Gwen, landed vassal of Baroness Brenna, must help ransom her lord once: 4 PP meets the duty (R33, R108).");
     h.say(
         "brenna: /ransom pay Brenna 10\n\
@@ -508,8 +489,8 @@ async fn ransom_from_capture_to_release_or_death() {
     .expect("Baroness Brenna dismisses Dame Gwen for refusing the duties of allegiance (R33): Dame Gwen did not help ransom their lord Baroness Brenna (R33, R108, R152). Gwen forfeits 2.5 of 5 PP (R100); they are now hostile.");
 
     // Fight 5: Alan, hostile to Brenna since he renounced, loses to her and is killed (R33, R109).
-    h.say(&lost_joust(6, "alan", "brenna", "brenna")).await;
-    let lines = fight_for_ransom(&h, 5, "Alan", "Brenna", "brenna").await;
+    let run = h.say(&lost_joust(6, "alan", "brenna", "brenna")).await;
+    let lines = fight_for_ransom(&h, &run, 5, "Brenna").await;
     has(&lines, "Sir Alan is captured by Baroness Brenna");
     h.say("gwen: /ransom kill Alan\nbrenna: /ransom kill Alan\nalan: /knight\n")
         .await
@@ -553,14 +534,14 @@ async fn ransom_from_capture_to_release_or_death() {
 
     // R157: a knight who dies frees the captives they hold. Gwen, hostile to Brenna since her
     // dismissal, is taken by Brenna; Brenna is then taken by Cai and killed.
-    h.say(&lost_joust(8, "gwen", "brenna", "brenna")).await;
+    let run = h.say(&lost_joust(8, "gwen", "brenna", "brenna")).await;
     has(
-        &fight_for_ransom(&h, 7, "Gwen", "Brenna", "brenna").await,
+        &fight_for_ransom(&h, &run, 7, "Brenna").await,
         "Dame Gwen is captured by Baroness Brenna",
     );
-    h.say(&lost_joust(9, "brenna", "cai", "cai")).await;
+    let run = h.say(&lost_joust(9, "brenna", "cai", "cai")).await;
     has(
-        &fight_for_ransom(&h, 8, "Brenna", "Cai", "cai").await,
+        &fight_for_ransom(&h, &run, 8, "Cai").await,
         "Baroness Brenna is captured by Sir Cai",
     );
     let gwen = h.id("Gwen").await;

@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use herald_engine::psiknight::books::{self, Points};
+use herald_engine::psiknight::books::{self as rules, Points};
 use herald_engine::psiknight::{
     Decision, KnightSheet, MatchKind, MatchSetup, Monarch, Outcome, PsiSkill, Rank, Side, Skill,
     Style,
@@ -759,9 +759,9 @@ impl Store {
         .await?;
         let had: i64 = row.try_get("had")?;
         let landed: bool = row.try_get("landed")?;
-        let award = match books::practice_award(u32::try_from(had).unwrap_or(u32::MAX), landed) {
+        let award = match rules::practice_award(u32::try_from(had).unwrap_or(u32::MAX), landed) {
             Ok(award) => award,
-            Err(books::PracticeRefusal::MonthlyLimit) => {
+            Err(rules::PracticeRefusal::MonthlyLimit) => {
                 return Ok(FightAward::MonthlyLimit { knight: winner })
             }
         };
