@@ -1657,14 +1657,6 @@ impl ParseError {
     }
 }
 
-/// A usage written with `/`, as the player's prefix would have it.
-fn with_prefix(usage: &str, prefix: char) -> String {
-    match usage.strip_prefix('/') {
-        Some(rest) => format!("{prefix}{rest}"),
-        None => usage.to_string(),
-    }
-}
-
 /// A player's word as an error message may repeat it: at most [`MAX_SHOWN_CHARS`] characters,
 /// with line breaks, other control characters and direction overrides escaped, so the reply
 /// stays one line and reads left to right.
@@ -2580,6 +2572,35 @@ from_value!(When, When);
 // Help
 // ---------------------------------------------------------------------------------------------
 
+/// Rewrites the commands that a line names with `/` (`/accept`, `(/nosweep)`) to `prefix`, for
+/// transports whose players type another prefix (IRC's `!`). Only known command words at the
+/// start of a word change: `1d100/2`, `and/or` and URLs stay as they are.
+pub fn with_prefix(line: &str, prefix: char) -> String {
+    if prefix == '/' {
+        return line.to_string();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut prev: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        if c == '/' && prev.is_none_or(|p| p.is_whitespace() || "([{,;:\"'".contains(p)) {
+            let word: String = line[i + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .collect();
+            let known = !word.is_empty()
+                && COMMANDS.iter().any(|spec| {
+                    spec.path.first() == Some(&word.as_str())
+                        || spec.aliases.contains(&word.as_str())
+                });
+            out.push(if known { prefix } else { c });
+        } else {
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    out
+}
+
 /// The reply to `/help`, one line each, with the player's prefix. No topic: one line per group
 /// listing its commands. A topic (as [`Command::Help`] carries it: `roll`, `ransom`,
 /// `knight create`): each matching command's usage and summary.
@@ -2620,6 +2641,27 @@ pub fn help(topic: Option<&str>, prefix: char) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn commands_named_in_a_line_take_the_prefix() {
+        use super::with_prefix;
+        assert_eq!(
+            with_prefix(
+                "Dame Dara (dana), strike: /high, /low, /yield (120s, then /high).",
+                '!'
+            ),
+            "Dame Dara (dana), strike: !high, !low, !yield (120s, then !high)."
+        );
+        assert_eq!(
+            with_prefix("Usage: /roll EXPR, e.g. /roll 100", '!'),
+            "Usage: !roll EXPR, e.g. !roll 100"
+        );
+        assert_eq!(
+            with_prefix("and/or see http://x/joust /frobnicate", '!'),
+            "and/or see http://x/joust /frobnicate"
+        );
+        assert_eq!(with_prefix("/accept", '/'), "/accept");
+    }
+
     use super::*;
     use rand_chacha::rand_core::{RngCore, SeedableRng};
     use rand_chacha::ChaCha8Rng;

@@ -10,6 +10,7 @@
 //! it is tested line by line; [`run`] drives it over a real socket, one connection after the
 //! other, while the sessions and the books carry on regardless.
 
+use crate::command::with_prefix;
 use crate::command::{parse, Command, ParseErrorKind};
 use crate::config::IrcConfig;
 use crate::hub::{Hub, Incoming, Outgoing};
@@ -738,7 +739,9 @@ impl Driver<'_> {
     }
 
     fn enqueue(&mut self, target: String, text: &str) {
-        let text = sanitize(text).trim_end().to_string();
+        // Herald's lines name commands with `/`; on IRC they are typed with the prefix.
+        let prefix = self.config.prefixes().first().copied().unwrap_or('!');
+        let text = with_prefix(&sanitize(text), prefix).trim_end().to_string();
         if target.is_empty() || text.trim().is_empty() {
             return;
         }
