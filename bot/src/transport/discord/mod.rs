@@ -228,6 +228,7 @@ pub async fn serve(
         registered: AtomicBool::new(false),
         restored: Mutex::new(HashSet::new()),
         live: Mutex::new(HashMap::new()),
+        turns: Mutex::new(HashMap::new()),
     });
     let mut client = ClientBuilder::new_with_http(http.build(), intents(&settings))
         .activity(ActivityData::playing("/joust"))
@@ -299,6 +300,10 @@ struct Herald {
     restored: Mutex<HashSet<GuildId>>,
     /// Messages with controls still live, per channel. Held only for short, synchronous work.
     live: Mutex<HashMap<ChannelId, Vec<Live>>>,
+    /// One lock per channel, held from handing a line to the hub until its reply is sent and
+    /// its controls recorded, so a channel's messages and their bookkeeping keep the order of
+    /// its moves (acknowledgements are sent before waiting for it).
+    turns: Mutex<HashMap<ChannelId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 #[serenity::async_trait]
@@ -347,6 +352,8 @@ impl EventHandler for Herald {
             user: msg.author.id.to_string(),
             text: messages::plain_mentions(&msg.content),
         };
+        let turn = self.turn(msg.channel_id);
+        let _turn = turn.lock().await;
         let lines = self.hub.handle(&incoming).await;
         if lines.is_empty() {
             return;
@@ -380,7 +387,11 @@ impl Herald {
         };
         for (channel, lines) in group_by_channel(outgoing) {
             match channel_of(&channel) {
-                Some(c) => self.deliver(http, Target::Channel, c, &lines, true).await,
+                Some(c) => {
+                    let turn = self.turn(c);
+                    let _turn = turn.lock().await;
+                    self.deliver(http, Target::Channel, c, &lines, true).await
+                }
                 None => tracing::warn!("a restored fight names no Discord channel: {channel}"),
             }
         }
@@ -412,6 +423,8 @@ impl Herald {
             user: ci.user.id.to_string(),
             text: line,
         };
+        let turn = self.turn(ci.channel_id);
+        let _turn = turn.lock().await;
         let lines = self.hub.handle(&incoming).await;
         let target = Target::Interaction {
             token: &ci.token,
@@ -447,20 +460,24 @@ impl Herald {
         };
         // Acknowledge at once: a move greys out the presser's row; a declaration changes no
         // one's turn, so the message stays as it is.
-        let ack = if declaration {
-            CreateInteractionResponse::Acknowledge
-        } else {
-            let used = Controls::from_components(&ci.message.components).used_by(&presser);
-            self.update_live(ci.channel_id, ci.message.id, &used);
-            CreateInteractionResponse::UpdateMessage(
+        let used = (!declaration)
+            .then(|| Controls::from_components(&ci.message.components).used_by(&presser));
+        let ack = match &used {
+            None => CreateInteractionResponse::Acknowledge,
+            Some(used) => CreateInteractionResponse::UpdateMessage(
                 CreateInteractionResponseMessage::new()
                     .components(used.to_components())
                     .allowed_mentions(messages::allowed_mentions(&[])),
-            )
+            ),
         };
         if let Err(e) = ack.execute(http, (ci.id, &ci.token)).await {
             tracing::warn!("cannot acknowledge a press: {e}");
             return;
+        }
+        let turn = self.turn(ci.channel_id);
+        let _turn = turn.lock().await;
+        if let Some(used) = &used {
+            self.update_live(ci.channel_id, ci.message.id, used);
         }
         let incoming = Incoming {
             realm: guild.to_string(),
@@ -627,6 +644,15 @@ impl Herald {
         }
     }
 
+    fn turn(&self, channel: ChannelId) -> Arc<tokio::sync::Mutex<()>> {
+        self.turns
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(channel)
+            .or_default()
+            .clone()
+    }
+
     fn take_live(&self, channel: ChannelId) -> Vec<Live> {
         self.live
             .lock()
@@ -717,6 +743,8 @@ async fn forward(
         for (channel, lines) in group_by_channel(batch) {
             match channel_of(&channel) {
                 Some(c) => {
+                    let turn = herald.turn(c);
+                    let _turn = turn.lock().await;
                     herald
                         .deliver(&http, Target::Channel, c, &lines, true)
                         .await
