@@ -280,6 +280,25 @@ async fn a_practice_joust_by_buttons_ends_with_the_award_in_the_books() {
         .unwrap()
         .expect("Eoin is in the books");
     assert_eq!(eoin.owner, EVAN.to_string(), "players are known by user id");
+    // Knight names autocomplete from the books.
+    let token = herald.fake.autocomplete(
+        BYSTANDER,
+        "knight",
+        json!([{"name": "show", "type": 1, "options": [
+            {"name": "name", "type": 3, "value": "da", "focused": true}
+        ]}]),
+    );
+    let suggestions = herald
+        .fake
+        .wait_for("the suggestions", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    assert_eq!(suggestions.body["type"], 8);
+    assert_eq!(
+        suggestions.body["data"]["choices"],
+        json!([{"name": "Dara", "value": "Dara"}])
+    );
 
     let challenge = challenge(&mut herald).await;
     let text = content(&challenge);
@@ -395,13 +414,13 @@ async fn a_press_by_someone_else_is_refused_privately() {
     let (_, _) = herald.press(EVAN, &button(EVAN, "accept")).await;
     // A bystander presses Dara's sweep button: refused, and the fight does not move.
     let message = herald.fake.message_with(&button(DANA, "sweep")).unwrap();
-    let token = herald
+    let bystander = herald
         .fake
         .press(BYSTANDER, &message, &button(DANA, "sweep"), &[]);
     let refusal = herald
         .fake
         .wait_for("the refusal", |c| {
-            c.path.ends_with(&format!("{token}/callback"))
+            c.path.ends_with(&format!("{bystander}/callback"))
         })
         .await;
     assert_eq!(refusal.body["data"]["flags"], 64);
@@ -409,6 +428,32 @@ async fn a_press_by_someone_else_is_refused_privately() {
         .as_str()
         .unwrap()
         .starts_with(&format!("Not your move: Herald is waiting for Dame Dara (<@{DANA}>) to choose /sweep, /nosweep or /yield")));
+    // Nor may the bystander use Dara's psi menu; Dara may, and her buttons stay as they were.
+    let psi = button(DANA, "psi");
+    let message = herald.fake.message_with(&psi).unwrap();
+    let token = herald.fake.press(BYSTANDER, &message, &psi, &["catapsi"]);
+    let refusal = herald
+        .fake
+        .wait_for("the refusal", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    assert_eq!(refusal.body["data"]["flags"], 64);
+    let token = herald.fake.press(DANA, &message, &psi, &["off"]);
+    let ack = herald
+        .fake
+        .wait_for("the acknowledgement", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    assert_eq!(ack.body["type"], 6, "a declaration changes no one's turn");
+    let said = herald
+        .fake
+        .wait_for("the declaration", |c| {
+            c.method == "POST" && c.path == format!("/api/v10/webhooks/{APP}/{token}")
+        })
+        .await;
+    assert_eq!(content(&said), "Dame Dara disarms psi.");
     // Dara's own press still works, so the bystander's did not count.
     let (_, step) = herald.press(DANA, &button(DANA, "sweep")).await;
     assert!(
@@ -419,7 +464,7 @@ async fn a_press_by_someone_else_is_refused_privately() {
         .fake
         .calls()
         .iter()
-        .all(|c| !c.path.ends_with(&format!("/webhooks/{APP}/{token}"))));
+        .all(|c| !c.path.contains(&bystander) || c.path.ends_with("/callback")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -224,6 +224,21 @@ impl Fake {
         token
     }
 
+    /// Sends an autocomplete request (what `user` is typing into a command); returns its token.
+    pub fn autocomplete(&mut self, user: u64, name: &str, options: Value) -> String {
+        let (id, token) = self.next_token();
+        let mut interaction = interaction_base(id, &token, user, 4);
+        interaction["data"] = json!({
+            "id": "600000000000000001",
+            "name": name,
+            "type": 1,
+            "options": options,
+            "guild_id": GUILD.to_string(),
+        });
+        self.send_event("INTERACTION_CREATE", interaction);
+        token
+    }
+
     /// Presses the control `custom_id` on `message` as `user`; returns the interaction token.
     pub fn press(
         &mut self,

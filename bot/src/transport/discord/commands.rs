@@ -820,6 +820,58 @@ mod tests {
         assert!(!is_fight_move("/roll 100"));
     }
 
+    #[tokio::test]
+    async fn knight_names_are_suggested_from_the_realms_books() {
+        use crate::config::Config;
+        use crate::store::Store;
+        use herald_engine::psiknight::NewKnight;
+        let store = Store::open_memory().await.unwrap();
+        let app = App::new(store, Config::default(), Some(0)).unwrap();
+        let realm = app.realm("1").await.unwrap();
+        let other = app.realm("2").await.unwrap();
+        for (realm, owner, name) in [
+            (realm, "10", "Alan"),
+            (realm, "11", "alba"),
+            (realm, "12", "Brenna"),
+            (other, "13", "Alaric"),
+        ] {
+            let sheet = NewKnight {
+                name: name.into(),
+                top: vec![Skill::Lance, Skill::Ride, Skill::Shield],
+                psi: vec![(PsiSkill::Cpk, 40)],
+                monarch: Monarch::Ragnar,
+                style: Style::Sir,
+            }
+            .create()
+            .unwrap();
+            app.store
+                .create_knight(realm, owner, &sheet, chrono::Utc::now())
+                .await
+                .unwrap();
+        }
+        let names = |typed: &'static str| {
+            let app = &app;
+            async move { knight_names(app, "1", typed).await.unwrap() }
+        };
+        assert_eq!(
+            names("al").await,
+            vec!["Alan", "alba"],
+            "this realm's, by name"
+        );
+        assert_eq!(
+            names("AL").await,
+            vec!["Alan", "alba"],
+            "case-insensitively"
+        );
+        assert_eq!(names("").await, vec!["Alan", "alba", "Brenna"]);
+        assert_eq!(
+            names("%").await,
+            Vec::<String>::new(),
+            "wildcards are literal"
+        );
+        assert_eq!(names("_lan").await, Vec::<String>::new());
+    }
+
     #[test]
     fn autocomplete_knows_what_is_being_typed() {
         let opts = options(json!([{"name": "show", "type": 1, "options": [
