@@ -710,7 +710,12 @@ async fn set_controls(http: &Http, channel: ChannelId, sent: &Sent, controls: &C
 async fn respond_privately(http: &Http, id: serenity::all::InteractionId, token: &str, text: &str) {
     let answer = CreateInteractionResponse::Message(
         CreateInteractionResponseMessage::new()
-            .content(controls::truncate(text, messages::MAX_CHARS / 2))
+            .content(
+                messages::split(text, messages::MAX_CHARS)
+                    .into_iter()
+                    .next()
+                    .unwrap_or_default(),
+            )
             .ephemeral(true)
             .allowed_mentions(messages::allowed_mentions(&[])),
     );
