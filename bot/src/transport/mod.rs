@@ -2,6 +2,7 @@
 //! nothing of the rules.
 
 pub mod console;
+pub mod discord;
 pub mod irc;
 pub mod script;
 

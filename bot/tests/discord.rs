@@ -1,0 +1,628 @@
+//! The Discord transport end to end, against a fake Discord on 127.0.0.1: serenity's REST goes
+//! to a local server through `[discord] proxy`, whose `/gateway` answers with a local gateway
+//! that sends Hello, READY, then the interactions a test writes. The tests assert on the REST
+//! calls Herald makes and on the books in SQLite.
+
+#[path = "discord/fake.rs"]
+mod fake;
+
+use fake::{Call, Fake, APP, CHANNEL, GUILD};
+use herald_bot::app::App;
+use herald_bot::clock::Clock;
+use herald_bot::config::{Config, DiscordConfig};
+use herald_bot::hub::Hub;
+use herald_bot::store::Store;
+use herald_bot::transport::discord::{self, Settings, Token};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+const DANA: u64 = 111_111_111_111_111_111;
+const EVAN: u64 = 222_222_222_222_222_222;
+const BYSTANDER: u64 = 333_333_333_333_333_333;
+
+/// Herald on Discord, wired to a fake, with its books in a temporary SQLite file.
+struct Herald {
+    fake: Fake,
+    app: Arc<App>,
+    transport: tokio::task::JoinHandle<()>,
+    dir: tempfile::TempDir,
+}
+
+impl Herald {
+    async fn start(settings: Settings) -> Herald {
+        Herald::start_with(settings, Config::default()).await
+    }
+
+    async fn start_with(settings: Settings, config: Config) -> Herald {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        Herald::start_in(settings, config, dir).await
+    }
+
+    /// Starts on the books in `dir`, as after a restart.
+    async fn start_in(settings: Settings, config: Config, dir: tempfile::TempDir) -> Herald {
+        // Herald's warnings (a refused REST call) show with a failing test's output.
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter("warn")
+            .with_test_writer()
+            .try_init();
+        let store = Store::open(&dir.path().join("herald.db"))
+            .await
+            .expect("the database opens");
+        let app = Arc::new(App::new(store, config, Some(7)).expect("the app"));
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let hub = Arc::new(Hub::live(
+            app.clone(),
+            Arc::new(Clock::live()),
+            vec!['/', '!'],
+            tx,
+        ));
+        let mut fake = Fake::start().await;
+        let config = DiscordConfig {
+            token_env: "UNUSED_IN_TESTS".into(),
+            guild_ids: vec![GUILD],
+            proxy: fake.rest_url.clone(),
+        };
+        let transport = tokio::spawn(async move {
+            let token = Token::new("test-token");
+            if let Err(e) = discord::serve(hub, &config, settings, token, rx).await {
+                eprintln!("the Discord transport stopped: {e:#}");
+            }
+        });
+        fake.wait_ready().await;
+        fake.wait_for("the command registration", |c| {
+            c.is(
+                "PUT",
+                &format!("/api/v10/applications/{APP}/guilds/{GUILD}/commands"),
+            )
+        })
+        .await;
+        Herald {
+            fake,
+            app,
+            transport,
+            dir,
+        }
+    }
+
+    /// Stops this Herald's transport and hands over its books.
+    fn stop(self) -> tempfile::TempDir {
+        self.transport.abort();
+        self.dir
+    }
+
+    /// Sends a slash command and waits for its deferred reply to be filled in.
+    async fn command(&mut self, user: u64, name: &str, options: Value, resolved: Value) -> Call {
+        let token = self.fake.command(user, name, options, resolved);
+        self.fake
+            .wait_for("the deferral", |c| {
+                c.is("POST", "/api/v10/interactions/") && c.path.contains(&token)
+            })
+            .await;
+        let original = format!("/webhooks/{APP}/{token}/messages/@original");
+        self.fake
+            .wait_for("the answer", |c| {
+                c.method == "PATCH" && c.path.ends_with(&original)
+            })
+            .await
+    }
+
+    /// Presses a control as `user` and returns the acknowledgement and the follow-up.
+    async fn press(&mut self, user: u64, custom_id: &str) -> (Call, Call) {
+        let message = self
+            .fake
+            .message_with(custom_id)
+            .unwrap_or_else(|| panic!("no message offers {custom_id}"));
+        let token = self.fake.press(user, &message, custom_id, &[]);
+        let ack = self
+            .fake
+            .wait_for("the acknowledgement", |c| {
+                c.is("POST", "/api/v10/interactions/") && c.path.contains(&token)
+            })
+            .await;
+        let followup = self
+            .fake
+            .wait_for("the follow-up", |c| {
+                c.method == "POST" && c.path == format!("/api/v10/webhooks/{APP}/{token}")
+            })
+            .await;
+        (ack, followup)
+    }
+}
+
+fn content(call: &Call) -> &str {
+    call.body["content"].as_str().unwrap_or_default()
+}
+
+fn button(user: u64, word: &str) -> String {
+    format!("herald:{user}:{word}")
+}
+
+/// `allowed_mentions` that ping exactly `users`, and never everyone or a role.
+fn assert_pings_only(call: &Call, users: &[u64]) {
+    let am = &call.body["allowed_mentions"];
+    assert_eq!(am["parse"], json!([]), "{am}");
+    assert_eq!(am["roles"], json!([]), "{am}");
+    let wanted: Vec<String> = users.iter().map(u64::to_string).collect();
+    assert_eq!(am["users"], json!(wanted), "{am}");
+}
+
+fn create_knight(name: &str, top: &str, psi: &str, monarch: &str, dame: bool) -> Value {
+    json!([{"name": "create", "type": 1, "options": [
+        {"name": "name", "type": 3, "value": name},
+        {"name": "top", "type": 3, "value": top},
+        {"name": "psi", "type": 3, "value": psi},
+        {"name": "monarch", "type": 3, "value": monarch},
+        {"name": "dame", "type": 5, "value": dame}
+    ]}])
+}
+
+async fn dubbed(herald: &mut Herald) {
+    let answer = herald
+        .command(
+            DANA,
+            "knight",
+            create_knight(
+                "Dara",
+                "observe,dodge,sword",
+                "hypercognition:20,apportation:20",
+                "seonaid",
+                true,
+            ),
+            json!({}),
+        )
+        .await;
+    assert!(
+        content(&answer).starts_with("Dame Dara is dubbed"),
+        "{answer:?}"
+    );
+    let answer = herald
+        .command(
+            EVAN,
+            "knight",
+            create_knight(
+                "Eoin",
+                "lance,shield,ride",
+                "mesmerism:20,negapsi:20",
+                "llewellyn",
+                false,
+            ),
+            json!({}),
+        )
+        .await;
+    assert!(
+        content(&answer).starts_with("Sir Eoin is dubbed"),
+        "{answer:?}"
+    );
+}
+
+/// DANA challenges EVAN through the user picker; returns the challenge message.
+async fn challenge(herald: &mut Herald) -> Call {
+    let resolved = json!({"users": {EVAN.to_string(): fake::user_json(EVAN)}});
+    herald
+        .command(
+            DANA,
+            "joust",
+            json!([{"name": "target", "type": 6, "value": EVAN.to_string()}]),
+            resolved,
+        )
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roll_is_answered_with_a_number_and_commands_come_from_the_table() {
+    let mut herald = Herald::start(Settings::default()).await;
+    // Registered to the configured guild, from the one table, with the token from the caller.
+    let registration = herald
+        .fake
+        .calls()
+        .into_iter()
+        .find(|c| c.method == "PUT")
+        .unwrap();
+    assert_eq!(
+        registration.authorization.as_deref(),
+        Some("Bot test-token")
+    );
+    let names: Vec<&str> = registration
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    for name in [
+        "roll", "joust", "knight", "sweep", "yield", "psi", "ransom", "admin",
+    ] {
+        assert!(names.contains(&name), "/{name} in {names:?}");
+    }
+    // Minimal intents: guilds only, nothing privileged.
+    let identify = herald.fake.identify().expect("Herald identified");
+    assert_eq!(identify["intents"], 1);
+    assert_eq!(identify["token"], "Bot test-token");
+
+    herald.app.queue.push([42]);
+    let token = herald.fake.command(
+        DANA,
+        "roll",
+        json!([{"name": "expr", "type": 3, "value": "100"}]),
+        json!({}),
+    );
+    let deferral = herald
+        .fake
+        .wait_for("the deferral", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    assert_eq!(deferral.body["type"], 5, "deferred, answered after");
+    assert_eq!(deferral.body["data"]["flags"], 0, "a roll is public");
+    let answer = herald
+        .fake
+        .wait_for("the answer", |c| {
+            c.method == "PATCH" && c.path.ends_with(&format!("{token}/messages/@original"))
+        })
+        .await;
+    let text = content(&answer);
+    assert!(text.starts_with(&format!("<@{DANA}> rolls")), "{text}");
+    assert!(text.contains("42"), "{text}");
+    assert_pings_only(&answer, &[]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_practice_joust_by_buttons_ends_with_the_award_in_the_books() {
+    let mut herald = Herald::start(Settings::default()).await;
+    dubbed(&mut herald).await;
+    // The knights as the books hold them.
+    let realm = herald.app.realm(&GUILD.to_string()).await.unwrap();
+    let eoin = herald
+        .app
+        .store
+        .knight_named(realm, "Eoin")
+        .await
+        .unwrap()
+        .expect("Eoin is in the books");
+    assert_eq!(eoin.owner, EVAN.to_string(), "players are known by user id");
+    // Knight names autocomplete from the books.
+    let token = herald.fake.autocomplete(
+        BYSTANDER,
+        "knight",
+        json!([{"name": "show", "type": 1, "options": [
+            {"name": "name", "type": 3, "value": "da", "focused": true}
+        ]}]),
+    );
+    let suggestions = herald
+        .fake
+        .wait_for("the suggestions", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    assert_eq!(suggestions.body["type"], 8);
+    assert_eq!(
+        suggestions.body["data"]["choices"],
+        json!([{"name": "Dara", "value": "Dara"}])
+    );
+
+    let challenge = challenge(&mut herald).await;
+    let text = content(&challenge);
+    assert!(
+        text.contains(&format!("Sir Eoin to a practice joust! <@{EVAN}>: /accept")),
+        "{text}"
+    );
+    assert_pings_only(&challenge, &[EVAN]);
+    assert_eq!(
+        challenge.body["components"][0]["components"][0]["custom_id"],
+        button(EVAN, "accept")
+    );
+
+    // Pass 1 of the declined transcript: Eoin unhorses Dara (see transcripts/declined.txt).
+    herald.app.queue.push([90, 90, 90, 20, 30, 50]);
+    let (ack, step) = herald.press(EVAN, &button(EVAN, "accept")).await;
+    assert_eq!(ack.body["type"], 7, "the press greys out its row at once");
+    assert_eq!(
+        ack.body["data"]["components"][0]["components"][0]["disabled"],
+        true
+    );
+    let text = content(&step);
+    assert!(
+        text.starts_with("Fight #1: Dame Dara vs Sir Eoin"),
+        "{text}"
+    );
+    assert!(text.contains("Dame Dara rolls Observe 90 vs 40: failure."));
+    assert!(text.contains(&format!("Dame Dara (<@{DANA}>), announce a sweep or not")));
+    assert!(text.lines().count() >= 7, "the step is one message: {text}");
+    assert_pings_only(&step, &[DANA]);
+    let rows = step.body["components"].as_array().unwrap();
+    assert_eq!(rows[0]["components"][0]["custom_id"], button(DANA, "sweep"));
+    assert_eq!(rows[0]["components"][1]["label"], "No sweep");
+    assert_eq!(rows[1]["components"][0]["type"], 3, "a psi menu");
+
+    let (_, step) = herald.press(DANA, &button(DANA, "nosweep")).await;
+    assert!(content(&step).contains("Dame Dara does not sweep."));
+    assert_pings_only(&step, &[EVAN]);
+    let (_, step) = herald.press(EVAN, &button(EVAN, "nosweep")).await;
+    assert!(content(&step).contains("Sir Eoin strikes first (6B: holds the Bonus)."));
+    let (_, step) = herald.press(EVAN, &button(EVAN, "high")).await;
+    let text = content(&step);
+    assert!(text.contains("Dame Dara is unhorsed!"), "{text}");
+    // R41: both are asked whether to go on, each with their own buttons.
+    assert_pings_only(&step, &[DANA, EVAN]);
+    let controls = Fake::controls_of(&herald.fake.message_with(&button(EVAN, "decline")).unwrap());
+    assert!(controls.contains(&(button(DANA, "swordplay"), false)));
+    assert!(controls.contains(&(button(EVAN, "decline"), false)));
+
+    let (ack, last) = herald.press(EVAN, &button(EVAN, "decline")).await;
+    eprintln!("ACK {}", serde_json::to_string_pretty(&ack.body).unwrap());
+    let text = content(&last);
+    assert!(text.contains("Sir Eoin wins (by unhorsing)."), "{text}");
+    assert!(text.contains("Sir Eoin earns 1 HP."), "{text}");
+    assert!(last.body.get("components").is_none_or(|c| c == &json!([])));
+
+    // The award is in the books.
+    let balance = herald.app.store.balance(eoin.id).await.unwrap();
+    assert_eq!(balance.hp_halves, 2, "1 HP");
+    let ended: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM fights WHERE ended_at IS NOT NULL AND winner_id = ?",
+    )
+    .bind(eoin.id)
+    .fetch_one(herald.app.store.pool())
+    .await
+    .unwrap();
+    assert_eq!(ended, 1);
+    // Dara's unused Swordplay button no longer stands: greyed out by the fight's end.
+    let greyed = herald
+        .fake
+        .wait_for("Dara's buttons greyed out", |c| {
+            c.method == "PATCH"
+                && c.body["components"].as_array().is_some_and(|rows| {
+                    rows.iter().any(|r| {
+                        r["components"][0]["custom_id"] == button(DANA, "swordplay")
+                            && r["components"][0]["disabled"] == true
+                    })
+                })
+        })
+        .await;
+    assert!(greyed.path.contains("/webhooks/"), "{greyed:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_by_someone_else_is_refused_privately() {
+    let mut herald = Herald::start(Settings::default()).await;
+    dubbed(&mut herald).await;
+    challenge(&mut herald).await;
+    // Dara cannot accept her own challenge by its button.
+    let message = herald.fake.message_with(&button(EVAN, "accept")).unwrap();
+    let token = herald
+        .fake
+        .press(DANA, &message, &button(EVAN, "accept"), &[]);
+    let refusal = herald
+        .fake
+        .wait_for("the refusal", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    assert_eq!(refusal.body["type"], 4);
+    assert_eq!(
+        refusal.body["data"]["flags"], 64,
+        "only the presser sees it"
+    );
+    let text = refusal.body["data"]["content"].as_str().unwrap();
+    assert_eq!(
+        text,
+        format!("Not your move: Herald is waiting for Sir Eoin (<@{EVAN}>) to choose /accept or /decline.")
+    );
+    assert_eq!(refusal.body["data"]["allowed_mentions"]["users"], json!([]));
+
+    herald.app.queue.push([90, 90, 90, 20, 30, 50]);
+    let (_, _) = herald.press(EVAN, &button(EVAN, "accept")).await;
+    // A bystander presses Dara's sweep button: refused, and the fight does not move.
+    let message = herald.fake.message_with(&button(DANA, "sweep")).unwrap();
+    let bystander = herald
+        .fake
+        .press(BYSTANDER, &message, &button(DANA, "sweep"), &[]);
+    let refusal = herald
+        .fake
+        .wait_for("the refusal", |c| {
+            c.path.ends_with(&format!("{bystander}/callback"))
+        })
+        .await;
+    assert_eq!(refusal.body["data"]["flags"], 64);
+    assert!(refusal.body["data"]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("Not your move: Herald is waiting for Dame Dara (<@{DANA}>) to choose /sweep, /nosweep or /yield")));
+    // Nor may the bystander use Dara's psi menu; Dara may, and her buttons stay as they were.
+    let psi = button(DANA, "psi");
+    let message = herald.fake.message_with(&psi).unwrap();
+    let token = herald.fake.press(BYSTANDER, &message, &psi, &["catapsi"]);
+    let refusal = herald
+        .fake
+        .wait_for("the refusal", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    assert_eq!(refusal.body["data"]["flags"], 64);
+    let token = herald.fake.press(DANA, &message, &psi, &["off"]);
+    let ack = herald
+        .fake
+        .wait_for("the acknowledgement", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    assert_eq!(ack.body["type"], 6, "a declaration changes no one's turn");
+    let said = herald
+        .fake
+        .wait_for("the declaration", |c| {
+            c.method == "POST" && c.path == format!("/api/v10/webhooks/{APP}/{token}")
+        })
+        .await;
+    assert_eq!(content(&said), "Dame Dara disarms psi.");
+    // Dara's own press still works, so the bystander's did not count.
+    let (_, step) = herald.press(DANA, &button(DANA, "sweep")).await;
+    assert!(
+        content(&step).contains("Dame Dara announces a sweep"),
+        "{step:?}"
+    );
+    assert!(herald
+        .fake
+        .calls()
+        .iter()
+        .all(|c| !c.path.contains(&bystander) || c.path.ends_with("/callback")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mention_injection_pings_no_one() {
+    let mut herald = Herald::start(Settings {
+        prefix_commands: true,
+    })
+    .await;
+    let identify = herald.fake.identify().unwrap();
+    assert_eq!(
+        identify["intents"].as_u64().unwrap() & (1 << 15),
+        1 << 15,
+        "message content only when prefix commands are on"
+    );
+    // A knight name that is a mention of everyone and of a role, looked up privately.
+    let answer = herald
+        .command(
+            BYSTANDER,
+            "knight",
+            json!([{"name": "show", "type": 1, "options": [
+                {"name": "name", "type": 3, "value": "@everyone <@&42>"}
+            ]}]),
+            json!({}),
+        )
+        .await;
+    let text = content(&answer);
+    assert!(text.starts_with("No knight or player named"), "{text}");
+    assert!(
+        !text.contains("@everyone") && !text.contains("<@&"),
+        "{text}"
+    );
+    assert_pings_only(&answer, &[]);
+    let deferral = herald
+        .fake
+        .calls()
+        .into_iter()
+        .rev()
+        .find(|c| c.path.ends_with("/callback"))
+        .unwrap();
+    assert_eq!(
+        deferral.body["data"]["flags"], 64,
+        "a knight's sheet is private"
+    );
+
+    // The same as a challenge target, typed in the channel: answered in the open, pinging no one.
+    let answer = herald
+        .command(
+            BYSTANDER,
+            "knight",
+            create_knight("Brenna", "lance,ride,shield", "cpk:40", "ragnar", true),
+            json!({}),
+        )
+        .await;
+    assert!(content(&answer).starts_with("Dame Brenna is dubbed"));
+    herald.fake.chat(BYSTANDER, "!joust <@&42> @everyone @here");
+    let posted = herald
+        .fake
+        .wait_for("the channel answer", |c| {
+            c.is("POST", &format!("/api/v10/channels/{CHANNEL}/messages"))
+        })
+        .await;
+    let text = content(&posted);
+    assert!(text.starts_with("No knight or player named"), "{text}");
+    assert!(!text.contains("@everyone") && !text.contains("@here") && !text.contains("<@&"));
+    assert_pings_only(&posted, &[]);
+    // Every message Herald sent said who may be pinged.
+    for c in herald.fake.calls() {
+        let sends_text = c.body.get("content").is_some() || c.body["data"].get("content").is_some();
+        if sends_text {
+            let am = c
+                .body
+                .get("allowed_mentions")
+                .or(c.body["data"].get("allowed_mentions"));
+            assert!(am.is_some(), "no allowed_mentions on {c:?}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_is_posted_to_the_channel_and_greys_out_the_old_buttons() {
+    let mut config = Config::default();
+    config.realm.decision_timeout_secs = 1;
+    let mut herald = Herald::start_with(Settings::default(), config).await;
+    dubbed(&mut herald).await;
+    challenge(&mut herald).await;
+    herald.app.queue.push([90, 90, 90, 20, 30, 50]);
+    let (_, step) = herald.press(EVAN, &button(EVAN, "accept")).await;
+    assert!(content(&step).contains(&format!("Dame Dara (<@{DANA}>), announce a sweep")));
+    // Dara does not answer: a second later the engine's default is taken for her, in the
+    // channel, as one message with Eoin's prompt and buttons.
+    let posted = herald
+        .fake
+        .wait_for("the timeout's message", |c| {
+            c.is("POST", &format!("/api/v10/channels/{CHANNEL}/messages"))
+        })
+        .await;
+    let text = content(&posted);
+    assert!(
+        text.starts_with(&format!(
+            "Dame Dara (<@{DANA}>) did not answer in time: /nosweep is taken for them."
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Sir Eoin (<@{EVAN}>), announce a sweep or not")),
+        "{text}"
+    );
+    assert_pings_only(&posted, &[EVAN]);
+    assert_eq!(
+        posted.body["components"][0]["components"][0]["custom_id"],
+        button(EVAN, "sweep")
+    );
+    // Dara's buttons are greyed out.
+    herald
+        .fake
+        .wait_for("Dara's buttons greyed out", |c| {
+            c.method == "PATCH"
+                && c.body["components"][0]["components"][0]["custom_id"] == button(DANA, "sweep")
+                && c.body["components"][0]["components"][0]["disabled"] == true
+        })
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_restart_an_open_fight_is_posted_again_with_its_buttons() {
+    let mut first = Herald::start(Settings::default()).await;
+    dubbed(&mut first).await;
+    challenge(&mut first).await;
+    first.app.queue.push([90, 90, 90, 20, 30, 50]);
+    first.press(EVAN, &button(EVAN, "accept")).await;
+    let books = first.stop();
+
+    // READY names the guild; Herald restores its open fight and says where it stands.
+    let mut second = Herald::start_in(Settings::default(), Config::default(), books).await;
+    let posted = second
+        .fake
+        .wait_for("the restored fight", |c| {
+            c.is("POST", &format!("/api/v10/channels/{CHANNEL}/messages"))
+        })
+        .await;
+    let text = content(&posted);
+    assert!(
+        text.starts_with("Herald is back. Fight #1 resumes where it stood."),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Dame Dara (<@{DANA}>), announce a sweep or not")),
+        "{text}"
+    );
+    assert_pings_only(&posted, &[DANA]);
+    assert_eq!(
+        posted.body["components"][0]["components"][0]["custom_id"],
+        button(DANA, "sweep")
+    );
+    // And the fight goes on by its buttons.
+    let (_, step) = second.press(DANA, &button(DANA, "nosweep")).await;
+    assert!(
+        content(&step).contains("Dame Dara does not sweep."),
+        "{step:?}"
+    );
+}
