@@ -2,10 +2,10 @@
 
 use crate::app::App;
 use crate::clock::Clock;
-use crate::config::{Config, IrcConfig};
+use crate::config::Config;
 use crate::hub::Hub;
 use crate::store::Store;
-use crate::transport::{console, irc, script};
+use crate::transport::{console, discord, irc, script};
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -106,10 +106,10 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
     match cmd {
         Cmd::Run { common } => {
             let (config, db) = config_and_db(&common)?;
-            match config.irc.clone() {
-                Some(irc_config) => run_irc(config, irc_config, &db).await,
-                None => run_console(config, &db, None).await,
+            if config.irc.is_none() && config.discord.is_none() {
+                return run_console(config, &db, None).await;
             }
+            run_transports(config, &db).await
         }
         Cmd::Console { common, seed } => {
             let (config, db) = config_and_db(&common)?;
@@ -178,13 +178,59 @@ async fn run_console(config: Config, db: &Path, seed: Option<u64>) -> Result<()>
     console::run(&hub, &channel, &nick, rx).await
 }
 
-async fn run_irc(config: Config, irc_config: IrcConfig, db: &Path) -> Result<()> {
-    irc_config.check()?;
+/// Runs every configured transport, each with its own hub over the one shared state, until a
+/// stop signal or until one of them fails.
+async fn run_transports(config: Config, db: &Path) -> Result<()> {
     let store = Store::open(db).await?;
+    let irc_config = config.irc.clone();
+    let discord_config = config.discord.clone();
     let app = Arc::new(App::new(store, config, None)?);
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let hub = Hub::live(app, Arc::new(Clock::live()), irc_config.prefixes(), tx);
-    irc::run(&hub, &irc_config, rx, stop_signal()).await
+    let clock = Arc::new(Clock::live());
+    let mut transports = tokio::task::JoinSet::new();
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    if let Some(irc_config) = irc_config {
+        irc_config.check()?;
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let hub = Hub::live(app.clone(), clock.clone(), irc_config.prefixes(), tx);
+        let mut stopped = stopped.clone();
+        transports.spawn(async move {
+            // IRC says QUIT before it goes.
+            let shutdown = async move {
+                let _ = stopped.wait_for(|s| *s).await;
+            };
+            irc::run(&hub, &irc_config, rx, shutdown)
+                .await
+                .context("the IRC transport stopped")
+        });
+    }
+    if let Some(discord_config) = discord_config {
+        // Interactions arrive as `/name ...` lines; `!` serves prefix commands when enabled.
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let hub = Arc::new(Hub::live(app.clone(), clock.clone(), vec!['/', '!'], tx));
+        let mut stopped = stopped.clone();
+        transports.spawn(async move {
+            tokio::select! {
+                result = discord::run(hub, &discord_config, rx) => {
+                    result.context("the Discord transport stopped")
+                }
+                _ = stopped.wait_for(|s| *s) => Ok(()),
+            }
+        });
+    }
+    let result = tokio::select! {
+        () = stop_signal() => Ok(()),
+        Some(ended) = transports.join_next() => match ended {
+            Ok(result) => result,
+            Err(e) => Err(anyhow::anyhow!("a transport failed: {e}")),
+        },
+    };
+    let _ = stop.send(true);
+    // Give the transports a moment to say goodbye; then whatever is left is stopped.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        while transports.join_next().await.is_some() {}
+    })
+    .await;
+    result
 }
 
 /// Completes on Ctrl-C, or on SIGTERM where there is one (`docker stop`).

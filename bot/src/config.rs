@@ -181,6 +181,9 @@ pub struct DiscordConfig {
     pub guild_ids: Vec<u64>,
     /// A REST base URL instead of discord.com.
     pub proxy: String,
+    /// Also read chat messages with a prefix (`!roll 100`); needs the privileged Message
+    /// Content intent, so it is off by default.
+    pub prefix_commands: bool,
 }
 
 impl Default for DiscordConfig {
@@ -189,6 +192,7 @@ impl Default for DiscordConfig {
             token_env: "DISCORD_TOKEN".into(),
             guild_ids: Vec::new(),
             proxy: String::new(),
+            prefix_commands: false,
         }
     }
 }

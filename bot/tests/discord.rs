@@ -61,6 +61,7 @@ impl Herald {
             token_env: "UNUSED_IN_TESTS".into(),
             guild_ids: vec![GUILD],
             proxy: fake.rest_url.clone(),
+            prefix_commands: settings.prefix_commands,
         };
         let transport = tokio::spawn(async move {
             let token = Token::new("test-token");

@@ -630,6 +630,7 @@ pub async fn run(
     outbox: mpsc::UnboundedReceiver<Outgoing>,
     shutdown: impl Future<Output = ()>,
 ) -> Result<()> {
+    super::tls_provider();
     config.check()?;
     if !config.tls_ca_file.is_empty() && !Path::new(&config.tls_ca_file).is_file() {
         bail!(

@@ -8,3 +8,10 @@ pub mod script;
 
 /// The realm of the console room and of transcripts.
 pub const LOCAL_REALM: &str = "local";
+
+/// Picks rustls's crypto provider for the process. Both TLS transports call it before they
+/// connect: with IRC's and Discord's TLS stacks in one binary, rustls cannot choose by itself.
+pub fn tls_provider() {
+    // An error only means a provider is already installed, which is all that is needed.
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+}

@@ -198,7 +198,10 @@ pub async fn run(
     outgoing: mpsc::UnboundedReceiver<Outgoing>,
 ) -> Result<()> {
     let token = Token::from_env(config)?;
-    serve(hub, config, Settings::default(), token, outgoing).await
+    let settings = Settings {
+        prefix_commands: config.prefix_commands,
+    };
+    serve(hub, config, settings, token, outgoing).await
 }
 
 /// [`run`] with the token and settings given.
@@ -209,6 +212,7 @@ pub async fn serve(
     token: Token,
     outgoing: mpsc::UnboundedReceiver<Outgoing>,
 ) -> Result<()> {
+    crate::transport::tls_provider();
     let mut http =
         HttpBuilder::new(token.expose()).default_allowed_mentions(messages::allowed_mentions(&[]));
     let proxy = config.proxy.trim();
