@@ -25,6 +25,14 @@ pub struct Incoming {
     pub text: String,
 }
 
+/// What a transport knows of a speaker beyond the name: a Discord member with one of the
+/// `moderator_roles` is a moderator though the configuration does not list their id.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rights {
+    /// A moderator by the platform's roles.
+    pub moderator: bool,
+}
+
 /// A line for a channel, from a timeout rather than in answer to a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outgoing {
@@ -41,6 +49,7 @@ pub struct Outgoing {
 enum Msg {
     Command {
         user: String,
+        rights: Rights,
         command: Command,
         reply: oneshot::Sender<Lines>,
     },
@@ -138,6 +147,11 @@ impl Hub {
 
     /// Handles one line of chat; returns the replies for its channel (none for ordinary chat).
     pub async fn handle(&self, incoming: &Incoming) -> Lines {
+        self.handle_as(incoming, Rights::default()).await
+    }
+
+    /// As [`Hub::handle`], for a speaker whose platform grants `rights`.
+    pub async fn handle_as(&self, incoming: &Incoming, rights: Rights) -> Lines {
         let command = match parse(&incoming.text, &self.prefixes) {
             None => return Vec::new(),
             Some(Err(e)) => return vec![e.to_string()],
@@ -146,6 +160,7 @@ impl Hub {
         let (reply, answer) = oneshot::channel();
         let msg = Msg::Command {
             user: incoming.user.clone(),
+            rights,
             command,
             reply,
         };
@@ -271,8 +286,8 @@ async fn actor(
                 let now = clock.now();
                 match *msg {
                     // Boxed so an idle actor holds only a small future (10,000 channels at once).
-                    Msg::Command { user, command, reply } => {
-                        let _ = reply.send(Box::pin(session.handle(&user, command, now)).await);
+                    Msg::Command { user, rights, command, reply } => {
+                        let _ = reply.send(Box::pin(session.handle(&user, rights, command, now)).await);
                     }
                     Msg::Fire { reply } => {
                         let _ = reply.send(Box::pin(session.on_deadline(now)).await);

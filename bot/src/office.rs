@@ -168,10 +168,6 @@ impl Ctx<'_> {
         };
         Ok(Ok((me, them)))
     }
-
-    fn is_admin(&self) -> bool {
-        self.app.config.permissions.is_admin(self.user)
-    }
 }
 
 /// One line either way.
@@ -1237,16 +1233,7 @@ async fn standings(ctx: &Ctx<'_>, by: By) -> Result<Lines> {
 // Admins
 // ---------------------------------------------------------------------------------------------
 
-fn admins_only(command: &str) -> Lines {
-    vec![format!(
-        "Only an admin may use /admin {command}; admins are named under [permissions] in the configuration."
-    )]
-}
-
 async fn admin_award(ctx: &Ctx<'_>, name: &str, amount: Points, reason: &str) -> Result<Lines> {
-    if !ctx.is_admin() {
-        return Ok(admins_only("award"));
-    }
     let k = match ctx.find(name).await? {
         Ok(k) => k,
         Err(line) => return Ok(vec![line]),
@@ -1288,9 +1275,6 @@ async fn admin_award(ctx: &Ctx<'_>, name: &str, amount: Points, reason: &str) ->
 }
 
 async fn admin_revoke(ctx: &Ctx<'_>, entry: u64) -> Result<Lines> {
-    if !ctx.is_admin() {
-        return Ok(admins_only("revoke"));
-    }
     let Ok(entry) = Id::try_from(entry) else {
         return Ok(vec![format!(
             "There is no ledger entry #{entry} in this realm."
@@ -1332,9 +1316,6 @@ fn checked_name(name: &str) -> Result<String, String> {
 }
 
 async fn admin_rename(ctx: &Ctx<'_>, name: &str, new_name: &str) -> Result<Lines> {
-    if !ctx.is_admin() {
-        return Ok(admins_only("rename"));
-    }
     let k = match ctx.find(name).await? {
         Ok(k) => k,
         Err(line) => return Ok(vec![line]),
@@ -1357,9 +1338,6 @@ async fn admin_rename(ctx: &Ctx<'_>, name: &str, new_name: &str) -> Result<Lines
 }
 
 async fn admin_retire(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
-    if !ctx.is_admin() {
-        return Ok(admins_only("retire"));
-    }
     let k = match ctx.find(name).await? {
         Ok(k) => k,
         Err(line) => return Ok(vec![line]),

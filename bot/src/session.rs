@@ -6,9 +6,10 @@
 //! transaction in [`crate::store`]; if it fails, the fight in memory is put back as it was.
 
 use crate::app::App;
-use crate::command::Command;
+use crate::command::{Access, Command};
 use crate::dice::{FightDice, ReplayDice};
 use crate::fairness::seed_hash;
+use crate::hub::Rights;
 use crate::office;
 use crate::render::{narrate, prompt_line, Names};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
@@ -104,8 +105,31 @@ impl Session {
         )
     }
 
-    /// Handles one command from `user`.
-    pub async fn handle(&mut self, user: &str, command: Command, now: DateTime<Utc>) -> Lines {
+    /// Handles one command from `user`, refusing commands above their rights.
+    pub async fn handle(
+        &mut self,
+        user: &str,
+        rights: Rights,
+        command: Command,
+        now: DateTime<Utc>,
+    ) -> Lines {
+        // Every command's access is checked here, once (the grammar's table says who may use it).
+        let permissions = &self.app.config.permissions;
+        match command.access() {
+            Access::Admin if !permissions.is_admin(user) => {
+                return vec![format!(
+                    "Only an admin may use /{}; admins are named under [permissions] in the configuration.",
+                    command.name()
+                )];
+            }
+            Access::Moderator if !(rights.moderator || permissions.is_moderator(user)) => {
+                return vec![format!(
+                    "Only a moderator may use /{}; moderators are named under [permissions] in the configuration, or hold one of its moderator_roles on Discord.",
+                    command.name()
+                )];
+            }
+            _ => {}
+        }
         match self.dispatch(user, command, now).await {
             Ok(lines) => lines,
             Err(err) => {

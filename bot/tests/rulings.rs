@@ -47,3 +47,45 @@ async fn r127_declarations_do_not_restart_the_clock() {
     let second = run(&books.path(), &transcript).await;
     second.expect("Dame Dara (dana) did not answer in time: /nosweep is taken for them.");
 }
+
+#[tokio::test]
+async fn commands_are_refused_above_the_speakers_rights() {
+    use herald_bot::app::App;
+    use herald_bot::clock::Clock;
+    use herald_bot::config::Config;
+    use herald_bot::hub::{Hub, Incoming, Rights};
+    use herald_bot::store::Store;
+    use std::sync::Arc;
+
+    let books = Books::new();
+    let config: Config =
+        toml::from_str("[permissions]\nadmins = [\"alice\"]\nmoderators = [\"bob\"]").unwrap();
+    let store = Store::open(&books.path()).await.unwrap();
+    let app = Arc::new(App::new(store, config, Some(0)).unwrap());
+    let hub = Hub::manual(app, Arc::new(Clock::manual(chrono::Utc::now())), vec!['/']);
+    let say = |user: &str, text: &str| Incoming {
+        realm: "local".into(),
+        channel: "#lists".into(),
+        user: user.into(),
+        text: text.into(),
+    };
+    let refused = "Only a moderator may use /tournament start; moderators are named under [permissions] in the configuration, or hold one of its moderator_roles on Discord.";
+    assert_eq!(
+        hub.handle(&say("carl", "/tournament start")).await,
+        vec![refused]
+    );
+    // A moderator by name, an admin, and a member whose platform role makes them a moderator
+    // all get past the door.
+    for (user, rights) in [
+        ("bob", Rights::default()),
+        ("alice", Rights::default()),
+        ("carl", Rights { moderator: true }),
+    ] {
+        let lines = hub.handle_as(&say(user, "/tournament start"), rights).await;
+        assert_ne!(lines, vec![refused], "{user}");
+    }
+    assert_eq!(
+        hub.handle(&say("bob", "/admin retire Dara")).await,
+        vec!["Only an admin may use /admin retire; admins are named under [permissions] in the configuration."]
+    );
+}

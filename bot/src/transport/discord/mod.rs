@@ -25,7 +25,7 @@ pub mod controls;
 pub mod messages;
 
 use crate::config::{DiscordConfig, Permissions};
-use crate::hub::{Hub, Incoming, Outgoing};
+use crate::hub::{Hub, Incoming, Outgoing, Rights};
 use anyhow::{Context as _, Result};
 use controls::{Controls, Press};
 use messages::Post;
@@ -34,7 +34,7 @@ use serenity::all::{
     ComponentInteraction, ComponentInteractionDataKind, Context, CreateAutocompleteResponse,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     CreateMessage, EditInteractionResponse, EditMessage, EventHandler, GatewayIntents, GuildId,
-    Http, HttpBuilder, Interaction, Message, MessageId, Ready,
+    Http, HttpBuilder, Interaction, Message, MessageId, Ready, RoleId,
 };
 use serenity::builder::Builder;
 use std::collections::{HashMap, HashSet};
@@ -338,7 +338,14 @@ impl EventHandler for Herald {
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
         match interaction {
-            Interaction::Command(ci) => self.on_command(&ctx.http, &ci).await,
+            Interaction::Command(ci) => {
+                let rights = self.rights(
+                    &ctx,
+                    ci.guild_id,
+                    ci.member.as_deref().map(|m| &m.roles[..]),
+                );
+                self.on_command(&ctx.http, &ci, rights).await
+            }
             Interaction::Component(ci) => self.on_component(&ctx.http, &ci).await,
             Interaction::Autocomplete(ci) => self.on_autocomplete(&ctx.http, &ci).await,
             _ => {}
@@ -358,7 +365,8 @@ impl EventHandler for Herald {
         };
         let turn = self.turn(msg.channel_id);
         let _turn = turn.lock().await;
-        let lines = self.hub.handle(&incoming).await;
+        let rights = self.rights(&ctx, Some(guild), msg.member.as_ref().map(|m| &m.roles[..]));
+        let lines = self.hub.handle_as(&incoming, rights).await;
         if lines.is_empty() {
             return;
         }
@@ -401,7 +409,29 @@ impl Herald {
         }
     }
 
-    async fn on_command(&self, http: &Http, ci: &CommandInteraction) {
+    /// A member holding one of `moderator_roles` is a moderator (the session adds those named
+    /// by id). Role names come from the cache that the Guilds intent fills.
+    fn rights(&self, ctx: &Context, guild: Option<GuildId>, roles: Option<&[RoleId]>) -> Rights {
+        let (Some(guild), Some(roles)) = (guild, roles) else {
+            return Rights::default();
+        };
+        let names: Vec<String> = ctx
+            .cache
+            .guild(guild)
+            .map(|g| {
+                roles
+                    .iter()
+                    .filter_map(|r| g.roles.get(r).map(|role| role.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let permissions = &self.hub.app().config.permissions;
+        Rights {
+            moderator: is_moderator(permissions, "", &names),
+        }
+    }
+
+    async fn on_command(&self, http: &Http, ci: &CommandInteraction, rights: Rights) {
         let Some(guild) = ci.guild_id else {
             respond_privately(http, ci.id, &ci.token, NOT_IN_A_SERVER).await;
             return;
@@ -429,7 +459,7 @@ impl Herald {
         };
         let turn = self.turn(ci.channel_id);
         let _turn = turn.lock().await;
-        let lines = self.hub.handle(&incoming).await;
+        let lines = self.hub.handle_as(&incoming, rights).await;
         let target = Target::Interaction {
             token: &ci.token,
             deferred: true,
