@@ -21,6 +21,7 @@ pub mod fairness;
 pub mod hub;
 pub mod render;
 pub mod session;
+pub mod simulate;
 pub mod store;
 pub mod transport;
 pub mod verify;
