@@ -4,14 +4,15 @@
 //! Attack, the best counter, no psi). In a practice fight the policy also agrees to Swordplay
 //! after the Joust (`Policy { fight_on: true }`): a timeout would decline it (R41), but the odds
 //! players ask for are those of a whole fight, and a Joust-only practice is decided by a single
-//! unhorsing. A Lists match goes on to Swordplay by its own rule when nobody was unhorsed (R35).
+//! unhorsing. A Lists match goes on to Swordplay by its own rule when nobody was unhorsed, or
+//! both were (R35).
 //!
 //! Fights are dealt out in blocks of [`BLOCK`], each block with its own dice derived from the
 //! master seed, and the blocks' counts are summed. The result therefore depends only on the two
 //! sheets, the kind, the number of fights and the seed, never on how many threads ran them: a
 //! printed seed repeats a run exactly, on any machine.
 
-use crate::store::Store;
+use crate::store::{KnightRecord, Store};
 use anyhow::{bail, Context, Result};
 use herald_engine::dice::{seed_from_u64, Seed, SeededDice};
 use herald_engine::psiknight::event::{DamageResult, EndReason};
@@ -516,16 +517,7 @@ pub async fn command(args: &Args, db: &Path) -> Result<()> {
         );
     }
     let store = Store::open(db).await?;
-    let realm = store.realm(&args.realm).await?;
-    let mut knights = Vec::with_capacity(2);
-    for name in [&args.knight_a, &args.knight_b] {
-        let record = store
-            .knight_named(realm, name)
-            .await?
-            .with_context(|| format!("there is no knight named {name} in realm {}", args.realm))?;
-        knights.push(record);
-    }
-    let [a, b] = [&knights[0], &knights[1]];
+    let [a, b] = &knights(&store, &args.realm, [&args.knight_a, &args.knight_b]).await?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let kind = MatchKind::from(args.kind);
     println!("seed {seed}");
@@ -533,9 +525,14 @@ pub async fn command(args: &Args, db: &Path) -> Result<()> {
     let bar = (args.fights >= PROGRESS_FROM && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(u64::from(args.fights));
         if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} {human_pos}/{human_len} fights, {per_sec}, {eta} left",
+            "{bar:40} {human_pos}/{human_len} fights, {rate} fights/s, {eta} left",
         ) {
-            bar.set_style(style);
+            bar.set_style(style.with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", grouped(state.per_sec() as u64));
+                },
+            ));
         }
         bar
     });
@@ -568,6 +565,22 @@ pub async fn command(args: &Args, db: &Path) -> Result<()> {
         shell_word(&args.realm),
     );
     Ok(())
+}
+
+/// Both knights from the books, by name (case-insensitively), or an error naming the one missing.
+async fn knights(store: &Store, realm: &str, names: [&str; 2]) -> Result<[KnightRecord; 2]> {
+    let realm_id = store.realm(realm).await?;
+    let [a, b] = names;
+    let find = |name: &str| {
+        let name = name.to_string();
+        async move {
+            store
+                .knight_named(realm_id, &name)
+                .await?
+                .with_context(|| format!("there is no knight named {name} in realm {realm}"))
+        }
+    };
+    Ok([find(a).await?, find(b).await?])
 }
 
 /// A word as a shell would need it: quoted when it holds anything but letters, digits and `-_.`.
@@ -836,6 +849,60 @@ mod tests {
         ] {
             assert!(report.contains(needle), "{needle:?} missing from\n{report}");
         }
+    }
+
+    #[tokio::test]
+    async fn knights_are_found_by_name_in_their_realm() {
+        let store = Store::open_memory().await.expect("a database");
+        let local = store.realm("local").await.expect("a realm");
+        let at = chrono::Utc::now();
+        store
+            .create_knight(local, "ann", &alan(), at)
+            .await
+            .expect("Alan");
+        store
+            .create_knight(local, "bob", &brenna(), at)
+            .await
+            .expect("Brenna");
+        let [a, b] = knights(&store, "local", ["alan", "BRENNA"])
+            .await
+            .expect("both");
+        assert_eq!(a.sheet.name, "Alan");
+        assert_eq!(b.sheet.name, "Brenna");
+        let missing = knights(&store, "local", ["Alan", "Cedric"])
+            .await
+            .unwrap_err();
+        assert_eq!(
+            missing.to_string(),
+            "there is no knight named Cedric in realm local"
+        );
+        let elsewhere = knights(&store, "irc.example", ["Alan", "Brenna"])
+            .await
+            .unwrap_err();
+        assert_eq!(
+            elsewhere.to_string(),
+            "there is no knight named Alan in realm irc.example"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_database_is_not_created() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let db = dir.path().join("nowhere.db");
+        let args = Args {
+            knight_a: "Alan".into(),
+            knight_b: "Brenna".into(),
+            fights: 10,
+            kind: Kind::Practice,
+            seed: Some(1),
+            realm: "local".into(),
+        };
+        let err = command(&args, &db).await.unwrap_err();
+        assert!(
+            err.to_string().starts_with("there is no database at "),
+            "{err}"
+        );
+        assert!(!db.exists());
     }
 
     #[test]
