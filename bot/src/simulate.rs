@@ -243,11 +243,11 @@ impl Odds {
                 out,
                 "{name}'s damage rolls: {} (Kill {}, weapon arm {}, shield arm {}, legs {}, armor {})",
                 grouped(u64::from(total)),
-                rolls[0],
-                rolls[1],
-                rolls[2],
-                rolls[3],
-                rolls[4],
+                grouped(u64::from(rolls[0])),
+                grouped(u64::from(rolls[1])),
+                grouped(u64::from(rolls[2])),
+                grouped(u64::from(rolls[3])),
+                grouped(u64::from(rolls[4])),
             );
         }
         out
