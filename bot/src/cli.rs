@@ -71,6 +71,15 @@ pub enum Cmd {
         /// The options every subcommand takes.
         common: Common,
     },
+    /// Monte-Carlo odds between two knights of the books, with the default decision policy.
+    Simulate {
+        #[command(flatten)]
+        /// The knights, the number and kind of fights, the seed.
+        args: crate::simulate::Args,
+        #[command(flatten)]
+        /// The options every subcommand takes.
+        common: Common,
+    },
     /// Writes the books as one JSON document to standard output.
     Export {
         #[command(flatten)]
@@ -156,6 +165,10 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
             } else {
                 anyhow::bail!("fight #{fight_id} does not verify")
             }
+        }
+        Cmd::Simulate { args, common } => {
+            let (_, db) = config_and_db(&common)?;
+            crate::simulate::command(&args, &db).await
         }
         Cmd::Export { common } => {
             let (_, db) = config_and_db(&common)?;

@@ -22,6 +22,7 @@ pub mod hub;
 pub mod office;
 pub mod render;
 pub mod session;
+pub mod simulate;
 pub mod store;
 pub mod transport;
 pub mod verify;
