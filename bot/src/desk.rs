@@ -10,7 +10,7 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use herald_engine::dice::SeededDice;
 use herald_engine::notation;
-use herald_engine::psiknight::NewKnight;
+use herald_engine::psiknight::{MatchKind, NewKnight};
 
 /// Half points as players read them: "1.5", "2", "-0.5".
 pub fn points(halves: i64) -> String {
@@ -51,6 +51,7 @@ pub async fn handle(
         }
         Command::Roll { expr } => Ok(vec![roll(app, user, &expr)]),
         Command::Help { topic } => Ok(help(topic.as_deref(), '/')),
+        Command::Odds { knight, other } => odds(app, realm, user, &knight, other.as_deref()).await,
         c if crate::office::handles(&c) => Ok(crate::office::handle(app, realm, user, c, now)
             .await?
             .unwrap_or_default()),
@@ -148,6 +149,46 @@ fn standing(k: &KnightRecord, b: Balance) -> String {
 
 fn honor(k: &KnightRecord, b: Balance) -> String {
     format!("{}: {}", k.styled(), standing(k, b))
+}
+
+/// `/odds KNIGHT [KNIGHT]`: a quick Monte-Carlo estimate with the default policy (small enough to
+/// answer within a second), run off the async threads.
+async fn odds(
+    app: &App,
+    realm: Id,
+    user: &str,
+    first: &str,
+    second: Option<&str>,
+) -> Result<Lines> {
+    let Some(a) = find(app, realm, user, Some(first)).await? else {
+        return Ok(vec![not_found(user, Some(first))]);
+    };
+    let b = match second {
+        Some(name) => find(app, realm, user, Some(name)).await?,
+        None => find(app, realm, user, None).await?,
+    };
+    let Some(b) = b else {
+        return Ok(vec![not_found(user, second)]);
+    };
+    if a.id == b.id {
+        return Ok(vec![
+            "Name two different knights. Usage: /odds KNIGHT [KNIGHT]".into(),
+        ]);
+    }
+    let seed_bytes = app.next_seed();
+    let seed = u64::from_le_bytes(seed_bytes[..8].try_into().unwrap_or([0; 8]));
+    let (sa, sb) = (a.sheet.clone(), b.sheet.clone());
+    let odds = tokio::task::spawn_blocking(move || {
+        crate::simulate::odds(
+            &sa,
+            &sb,
+            crate::simulate::CHAT_FIGHTS,
+            seed,
+            MatchKind::Practice,
+        )
+    })
+    .await?;
+    Ok(vec![odds.summary(&a.styled(), &b.styled())])
 }
 
 /// `/roll`: anyone, any time; the `@dice` queue first, then fresh dice from the realm's stream.

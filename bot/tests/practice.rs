@@ -145,3 +145,21 @@ async fn a_live_deadline_fires_on_time() {
         vec!["There is no challenge to accept here. Usage: /joust TARGET to issue one."]
     );
 }
+
+#[tokio::test]
+async fn odds_answer_in_one_line() {
+    let books = Books::new();
+    let transcript =
+        format!("{DARA_AND_EOIN}dana: /odds Eoin\ndana: /odds Eoin Dara\ndana: /odds Nobody\n");
+    let run = run(&books.path(), &transcript).await;
+    let odds: Vec<&str> = run
+        .lines()
+        .into_iter()
+        .filter(|l| l.contains('%'))
+        .collect();
+    assert_eq!(odds.len(), 2, "{}", run.out);
+    assert!(odds
+        .iter()
+        .all(|l| l.contains("Sir Eoin") && l.contains("Dame Dara")));
+    run.expect("No knight or player named 'Nobody' here.");
+}
