@@ -1003,6 +1003,9 @@ fn ransom_line(realm: &books::Realm, a: Id, b: Id, x: Id, y: Id) -> String {
 /// When a practice joust is challenged: the line announcing that it will be fought for ransom,
 /// if `a` and `b` are hostile parties (R33), else `None`.
 pub async fn ransom_notice(app: &App, realm: Id, a: Id, b: Id) -> Result<Option<String>> {
+    if !app.store.any_hostility(realm).await? {
+        return Ok(None);
+    }
     let view = app.store.books_view(realm).await?;
     Ok(hostile_pair(&view.realm, a, b).map(|(x, y)| ransom_line(&view.realm, a, b, x, y)))
 }
@@ -1019,6 +1022,9 @@ pub async fn start_ransom_fight(
     b: Id,
     now: DateTime<Utc>,
 ) -> Result<Option<String>> {
+    if !app.store.any_hostility(realm).await? {
+        return Ok(None);
+    }
     let view = app.store.books_view(realm).await?;
     let Some((x, y)) = hostile_pair(&view.realm, a, b) else {
         return Ok(None);

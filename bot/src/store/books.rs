@@ -448,6 +448,18 @@ impl Store {
         Ok(view)
     }
 
+    /// Whether any hostility is open in the realm: without one no fight is for ransom, and the
+    /// realm's books need not be loaded to say so.
+    pub async fn any_hostility(&self, realm: Id) -> Result<bool> {
+        let open: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM hostilities WHERE realm_id = ? AND ended_at IS NULL)",
+        )
+        .bind(realm)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(open)
+    }
+
     /// The realm's books as they stand, outside any change (for replies and queries).
     pub async fn books_view(&self, realm: Id) -> Result<View> {
         let mut conn = self.pool.acquire().await?;
