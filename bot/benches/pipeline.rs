@@ -2,7 +2,8 @@
 //!
 //! Opens FIGHTS practice fights at once (one per channel), reports resident memory, then drives
 //! every fight to its end with the players' default moves from many tasks at once and reports
-//! commands per second. Run with `cargo bench -p herald-bot --bench pipeline [FIGHTS]`.
+//! commands per second. Run with `cargo bench -p herald-bot --bench pipeline [FIGHTS]`; the
+//! number of players acting at once is `HERALD_BENCH_TASKS` (default 256).
 
 use herald_bot::app::App;
 use herald_bot::clock::Clock;
@@ -92,7 +93,11 @@ async fn main() {
     );
 
     let t = Instant::now();
-    let tasks = 64;
+    // Players acting at once, each driving its share of the channels in turn.
+    let tasks: usize = std::env::var("HERALD_BENCH_TASKS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
     let mut handles = Vec::new();
     let per_task = prompts.len().div_ceil(tasks);
     let mut chunks = Vec::new();
