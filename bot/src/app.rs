@@ -26,6 +26,8 @@ pub struct App {
     pub queue: DiceQueue,
     master: Mutex<SeededDice>,
     busy: Mutex<HashMap<Id, String>>,
+    /// Knights in a tournament under way, by the channel it is held in.
+    enlisted: Mutex<HashMap<Id, String>>,
     realms: Mutex<HashMap<String, Id>>,
     events: Option<Mutex<Box<dyn Write + Send>>>,
 }
@@ -46,6 +48,7 @@ impl App {
             queue: DiceQueue::default(),
             master: Mutex::new(master),
             busy: Mutex::new(HashMap::new()),
+            enlisted: Mutex::new(HashMap::new()),
             realms: Mutex::new(HashMap::new()),
             events: None,
         })
@@ -121,6 +124,32 @@ impl App {
         let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
         for k in knights {
             busy.remove(k);
+        }
+    }
+
+    /// Marks knights as taking part in the tournament held in `channel`: they fight there, and
+    /// nowhere else, until they are out of it.
+    pub fn enlist(&self, knights: &[Id], channel: &str) {
+        let mut enlisted = self.enlisted.lock().unwrap_or_else(|e| e.into_inner());
+        for &k in knights {
+            enlisted.insert(k, channel.to_string());
+        }
+    }
+
+    /// Where a knight is taking part in a tournament, if anywhere.
+    pub fn enlisted_in(&self, knight: Id) -> Option<String> {
+        self.enlisted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&knight)
+            .cloned()
+    }
+
+    /// Knights out of their tournament, or at its end.
+    pub fn discharge(&self, knights: &[Id]) {
+        let mut enlisted = self.enlisted.lock().unwrap_or_else(|e| e.into_inner());
+        for k in knights {
+            enlisted.remove(k);
         }
     }
 

@@ -414,6 +414,17 @@ pub enum Command {
         /// The knight offered the pass.
         knight: String,
     },
+    /// `/melee open SIDE SIDE`: a moderator opens the Melee with its two sides (R37, R133).
+    MeleeOpen {
+        /// The first side's name.
+        first: String,
+        /// The second side's name.
+        second: String,
+    },
+    /// `/melee start`: the muster is over and passes may be offered (R133).
+    MeleeStart,
+    /// `/melee time`: a moderator calls time before the limit (R135).
+    MeleeTime,
 }
 
 impl Command {
@@ -459,6 +470,9 @@ impl Command {
             Command::Bracket => "bracket",
             Command::MeleeJoin { .. } => "melee join",
             Command::Pass { .. } => "pass",
+            Command::MeleeOpen { .. } => "melee open",
+            Command::MeleeStart => "melee start",
+            Command::MeleeTime => "melee time",
         }
     }
 
@@ -1295,6 +1309,42 @@ pub const COMMANDS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Tournaments,
         build: |_| Ok(Command::Bracket),
+    },
+    CommandSpec {
+        path: &["melee", "open"],
+        aliases: &[],
+        usage: "/melee open SIDE SIDE",
+        summary: "Open the Melee with its two sides, once the Lists are over.",
+        example: "/melee open Ravens Wolves",
+        args: &[
+            ArgSpec::pos("first", "SIDE", ArgKind::Text, "the first side's name", "Ravens"),
+            ArgSpec::pos("second", "SIDE", ArgKind::Text, "the second side's name", "Wolves"),
+        ],
+        access: Access::Moderator,
+        group: Group::Tournaments,
+        build: |v| Ok(Command::MeleeOpen { first: v.req("first")?, second: v.req("second")? }),
+    },
+    CommandSpec {
+        path: &["melee", "start"],
+        aliases: &[],
+        usage: "/melee start",
+        summary: "Start the Melee: the muster is over and the time limit runs.",
+        example: "/melee start",
+        args: &[],
+        access: Access::Moderator,
+        group: Group::Tournaments,
+        build: |_| Ok(Command::MeleeStart),
+    },
+    CommandSpec {
+        path: &["melee", "time"],
+        aliases: &[],
+        usage: "/melee time",
+        summary: "Call time on the Melee before its limit.",
+        example: "/melee time",
+        args: &[],
+        access: Access::Moderator,
+        group: Group::Tournaments,
+        build: |_| Ok(Command::MeleeTime),
     },
     CommandSpec {
         path: &["melee", "join"],
@@ -2942,6 +2992,15 @@ mod tests {
             ("/melee join Ravens", Command::MeleeJoin { side: s("Ravens") }),
             ("/melee join The Ravens", Command::MeleeJoin { side: s("The Ravens") }),
             ("/pass Alan", Command::Pass { knight: alan() }),
+            (
+                "/melee open Ravens \"Grey Wolves\"",
+                Command::MeleeOpen {
+                    first: "Ravens".into(),
+                    second: "Grey Wolves".into(),
+                },
+            ),
+            ("/melee start", Command::MeleeStart),
+            ("/melee time", Command::MeleeTime),
             ("   /land   ", Command::Land),
             ("/joust “Sir Alan”", Command::Joust { target: s("Sir Alan") }),
             ("/joust \"Alan \\\"the\\\" Bold\"", Command::Joust { target: s("Alan \"the\" Bold") }),

@@ -22,6 +22,34 @@ pub struct Config {
     pub discord: Option<DiscordConfig>,
     /// Who may run tournaments and edit the books.
     pub permissions: Permissions,
+    /// Reminders and time limits of tournaments.
+    pub tournaments: TournamentConfig,
+}
+
+/// `[tournaments]`
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TournamentConfig {
+    /// How long before a tournament's start Herald reminds its channel, in seconds.
+    pub reminder_secs: Vec<u64>,
+    /// The Melee's time limit in minutes when the schedule names none.
+    pub melee_minutes: u32,
+    /// Seconds Herald waits for a moderator's step in a tournament: opening and starting the
+    /// Melee once the Lists are over, and naming its first prize once it is over.
+    pub moderator_timeout_secs: u64,
+    /// Seconds between tries to start a match whose knight is still in a fight elsewhere.
+    pub match_retry_secs: u64,
+}
+
+impl Default for TournamentConfig {
+    fn default() -> Self {
+        TournamentConfig {
+            reminder_secs: vec![86_400, 3_600],
+            melee_minutes: 30,
+            moderator_timeout_secs: 600,
+            match_retry_secs: 60,
+        }
+    }
 }
 
 /// `[realm]`

@@ -63,6 +63,11 @@ enum Msg {
         fight: Box<(OpenFight, [String; 2])>,
         reply: oneshot::Sender<Lines>,
     },
+    /// Load the tournaments held in the channel from the books.
+    Tournaments {
+        announce: bool,
+        reply: oneshot::Sender<Lines>,
+    },
 }
 
 type Key = (String, String);
@@ -75,6 +80,9 @@ pub struct Hub {
     sessions: Mutex<HashMap<Key, mpsc::Sender<Box<Msg>>>>,
     /// Where live timeouts speak; `None` when deadlines are fired by hand (transcripts).
     outbox: Option<mpsc::UnboundedSender<Outgoing>>,
+    /// Lines for other channels than the one spoken in, kept for [`Hub::take_notices`] when
+    /// there is no outbox.
+    notices: Mutex<Vec<Outgoing>>,
 }
 
 const MAILBOX: usize = 16;
@@ -93,6 +101,7 @@ impl Hub {
             prefixes,
             sessions: Mutex::new(HashMap::new()),
             outbox: Some(outbox),
+            notices: Mutex::new(Vec::new()),
         }
     }
 
@@ -104,6 +113,7 @@ impl Hub {
             prefixes,
             sessions: Mutex::new(HashMap::new()),
             outbox: None,
+            notices: Mutex::new(Vec::new()),
         }
     }
 
@@ -157,6 +167,9 @@ impl Hub {
             Some(Err(e)) => return vec![e.to_string()],
             Some(Ok(c)) => c,
         };
+        // A schedule may name another channel to hold the tournament: that channel's session
+        // learns of it at once, for its reminders and its start.
+        let scheduled = matches!(command, Command::TournamentSchedule(_));
         let (reply, answer) = oneshot::channel();
         let msg = Msg::Command {
             user: incoming.user.clone(),
@@ -164,8 +177,79 @@ impl Hub {
             command,
             reply,
         };
-        self.ask(&incoming.realm, &incoming.channel, msg, answer)
-            .await
+        let lines = self
+            .ask(&incoming.realm, &incoming.channel, msg, answer)
+            .await;
+        if scheduled {
+            if let Err(e) = self
+                .load_tournaments(&incoming.realm, Some(&incoming.channel), true)
+                .await
+            {
+                tracing::error!("cannot load the tournaments of {}: {e:#}", incoming.realm);
+            }
+        }
+        lines
+    }
+
+    /// Has each channel holding a tournament of `realm` load it, except `skip` (which already
+    /// has); their lines go out as notices.
+    async fn load_tournaments(
+        &self,
+        realm: &str,
+        skip: Option<&str>,
+        announce: bool,
+    ) -> Result<()> {
+        let realm_id = self.app.realm(realm).await?;
+        let mut channels: Vec<String> = self
+            .app
+            .store
+            .active_tournaments(realm_id)
+            .await?
+            .into_iter()
+            .map(|t| t.channel)
+            .filter(|c| Some(c.as_str()) != skip)
+            .collect();
+        channels.sort();
+        channels.dedup();
+        for channel in channels {
+            let (reply, answer) = oneshot::channel();
+            let lines = self
+                .ask(
+                    realm,
+                    &channel,
+                    Msg::Tournaments { announce, reply },
+                    answer,
+                )
+                .await;
+            for text in lines {
+                self.notify(Outgoing {
+                    realm: realm.to_string(),
+                    channel: channel.clone(),
+                    text,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Says a line in a channel other than the one that spoke: through the outbox when live,
+    /// else kept for [`Hub::take_notices`].
+    fn notify(&self, line: Outgoing) {
+        match &self.outbox {
+            Some(out) => {
+                let _ = out.send(line);
+            }
+            None => self
+                .notices
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(line),
+        }
+    }
+
+    /// Lines said in other channels since the last call (hubs without an outbox).
+    pub fn take_notices(&self) -> Vec<Outgoing> {
+        std::mem::take(&mut *self.notices.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     async fn ask<T: Default>(
@@ -188,7 +272,8 @@ impl Hub {
         answer.await.unwrap_or_default()
     }
 
-    /// Restores every unfinished fight of `realm` from the books, each in its channel.
+    /// Restores every unfinished fight of `realm` from the books, each in its channel, then the
+    /// tournaments scheduled or under way, each in the channel holding it.
     pub async fn restore(&self, realm: &str) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
         let mut out = Vec::new();
@@ -204,6 +289,31 @@ impl Hub {
             let (reply, answer) = oneshot::channel();
             let msg = Msg::Restore {
                 fight: Box::new((fight, styled)),
+                reply,
+            };
+            for text in self.ask(realm, &channel, msg, answer).await {
+                out.push(Outgoing {
+                    realm: realm.to_string(),
+                    channel: channel.clone(),
+                    text,
+                });
+            }
+        }
+        // After the fights: a tournament whose match was restored must not start another.
+        let mut channels: Vec<String> = self
+            .app
+            .store
+            .active_tournaments(realm_id)
+            .await?
+            .into_iter()
+            .map(|t| t.channel)
+            .collect();
+        channels.sort();
+        channels.dedup();
+        for channel in channels {
+            let (reply, answer) = oneshot::channel();
+            let msg = Msg::Tournaments {
+                announce: false,
                 reply,
             };
             for text in self.ask(realm, &channel, msg, answer).await {
@@ -294,6 +404,16 @@ async fn actor(
                     }
                     Msg::Deadline { reply } => {
                         let _ = reply.send(session.next_deadline());
+                    }
+                    Msg::Tournaments { announce, reply } => {
+                        let lines = match Box::pin(session.reload_tournaments(announce, now)).await {
+                            Ok(lines) => lines,
+                            Err(e) => {
+                                tracing::error!("cannot load the tournaments of {}: {e:#}", session.channel());
+                                vec![format!("A tournament here could not be loaded: {e}")]
+                            }
+                        };
+                        let _ = reply.send(lines);
                     }
                     Msg::Restore { fight, reply } => {
                         let (fight, styled) = *fight;

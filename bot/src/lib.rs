@@ -24,5 +24,6 @@ pub mod render;
 pub mod session;
 pub mod simulate;
 pub mod store;
+pub mod tournament;
 pub mod transport;
 pub mod verify;

@@ -16,6 +16,7 @@ use std::path::Path;
 use std::str::FromStr;
 use thiserror::Error;
 pub mod books;
+pub mod tournaments;
 
 /// A database id.
 pub type Id = i64;
@@ -84,6 +85,8 @@ pub struct OpenFight {
     pub recorded: bool,
     /// Every step so far.
     pub steps: Vec<Step>,
+    /// The tournament it is a match of, if any.
+    pub tournament: Option<Id>,
 }
 
 /// One input of a fight and the dice it consumed.
@@ -117,6 +120,8 @@ pub struct NewFight<'a> {
     pub day: &'a str,
     /// When.
     pub at: DateTime<Utc>,
+    /// The tournament it is a match of, if any.
+    pub tournament: Option<Id>,
 }
 
 /// The storage handle: a pool of SQLite connections, and the writer that commits fight steps
@@ -171,6 +176,9 @@ pub struct FightEnd {
     pub day: String,
     /// The realm month it ends in (R25, R125).
     pub month: String,
+    /// For a tournament's fight: the tournament and its state with this fight's result, saved
+    /// in the same transaction so a restart never refights a decided match.
+    pub tournament: Option<(Id, String)>,
 }
 
 /// The Honor a finished fight brought.
@@ -220,6 +228,9 @@ async fn write_batch(pool: &SqlitePool, batch: &[Write]) -> Result<Vec<FightAwar
     for w in batch {
         if let Write::End(end, _) = w {
             awards.push(Store::finish_in(&mut tx, end).await?);
+            if let Some((id, state)) = &end.tournament {
+                Store::save_tournament_in(&mut tx, *id, state).await?;
+            }
         }
     }
     tx.commit().await?;
@@ -615,8 +626,8 @@ impl Store {
         let seed_hash = crate::fairness::seed_hash(&f.seed);
         let id: Id = sqlx::query_scalar(
             "INSERT INTO fights (realm_id, channel, kind, challenger_id, challenged_id, challenger_user, \
-             challenged_user, setup, seed, seed_hash, recorded, started_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) RETURNING id",
+             challenged_user, setup, seed, seed_hash, recorded, started_at, tournament_id) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
         )
         .bind(f.realm)
         .bind(f.channel)
@@ -629,6 +640,7 @@ impl Store {
         .bind(hex::encode(f.seed))
         .bind(seed_hash)
         .bind(f.at.to_rfc3339())
+        .bind(f.tournament)
         .fetch_one(&mut *tx)
         .await?;
         let mut recorded = false;
@@ -804,8 +816,8 @@ impl Store {
     /// A fight with its steps, finished or not.
     pub async fn fight(&self, id: Id) -> Result<OpenFight> {
         let row = sqlx::query(
-            "SELECT channel, challenger_id, challenged_id, challenger_user, challenged_user, setup, seed, recorded \
-             FROM fights WHERE id = ?",
+            "SELECT channel, challenger_id, challenged_id, challenger_user, challenged_user, setup, seed, recorded, \
+             tournament_id FROM fights WHERE id = ?",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -859,6 +871,7 @@ impl Store {
             seed,
             recorded: row.try_get("recorded")?,
             steps,
+            tournament: row.try_get("tournament_id")?,
         })
     }
 

@@ -148,6 +148,7 @@ pub async fn run(hub: &Hub, transcript: &str, out: &mut impl Write) -> Result<()
                 for text in hub.handle(&incoming).await {
                     writeln!(out, "[{channel}] {text}")?;
                 }
+                print(out, &hub.take_notices())?;
             }
         }
         if let Some((value, sides)) = hub.app().queue.take_misfit() {

@@ -22,6 +22,9 @@ use herald_engine::psiknight::{
 };
 use std::sync::Arc;
 
+mod tournament;
+use tournament::Held;
+
 /// An open challenge, waiting for `/accept`.
 #[derive(Clone, Debug)]
 struct Challenge {
@@ -31,9 +34,24 @@ struct Challenge {
     deadline: DateTime<Utc>,
 }
 
+/// A fight about to start: a practice joust whose challenge was accepted, a Lists match, or a
+/// Melee pass.
+struct Bout {
+    knights: [KnightRecord; 2],
+    users: [String; 2],
+    armed: [Option<PsiSkill>; 2],
+    kind: MatchKind,
+    /// The tournament it belongs to, and how to name it ("a Lists match of the Yule Lists").
+    tournament: Option<(Id, String)>,
+    /// A Melee pass for ransom (R39); a practice joust decides this itself at the start (R33).
+    for_ransom: bool,
+}
+
 /// A fight in progress.
 struct Live {
     id: Id,
+    /// The tournament it is a match of.
+    tournament: Option<Id>,
     m: Match,
     seed: [u8; 32],
     /// How far into the seed's stream the fight has rolled ([`SeededDice::at`]).
@@ -56,6 +74,8 @@ pub struct Session {
     channel: String,
     challenge: Option<Challenge>,
     fight: Option<Live>,
+    /// Tournaments held in this channel, scheduled or under way.
+    held: Vec<Held>,
 }
 
 /// What a session answers: lines for the channel.
@@ -73,6 +93,7 @@ impl Session {
             channel: channel.to_string(),
             challenge: None,
             fight: None,
+            held: Vec::new(),
         }
     }
 
@@ -83,6 +104,16 @@ impl Session {
 
     /// When this session next needs [`Session::on_deadline`], if ever.
     pub fn next_deadline(&self) -> Option<DateTime<Utc>> {
+        let own = self.fight_deadline();
+        let held = self.tournament_deadline();
+        match (own, held) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The deadline of the fight or the challenge here.
+    fn fight_deadline(&self) -> Option<DateTime<Utc>> {
         match (&self.fight, &self.challenge) {
             (Some(f), _) => Some(f.deadline),
             (None, Some(c)) => Some(c.deadline),
@@ -147,10 +178,17 @@ impl Session {
     ) -> Result<Lines> {
         match command {
             Command::Joust { target } => self.joust(user, &target, now).await,
-            Command::Accept => self.accept(user, now).await,
-            Command::Decline => self.decline(user, now).await,
+            Command::Accept => match self.melee_answer(user, true, now).await? {
+                Some(lines) => Ok(lines),
+                None => self.accept(user, now).await,
+            },
+            Command::Decline => match self.melee_answer(user, false, now).await? {
+                Some(lines) => Ok(lines),
+                None => self.decline(user, now).await,
+            },
             Command::Decide(decision) => self.decide(user, decision, now).await,
             Command::Status => Ok(self.status(now)),
+            c if tournament::handles(&c) => self.tournament_command(user, c, now).await,
             other => crate::desk::handle(&self.app, self.realm, user, other, now).await,
         }
     }
@@ -167,6 +205,12 @@ impl Session {
                 "{} has challenged {} here; wait for /accept or /decline.",
                 c.knights[0].styled(),
                 c.knights[1].styled()
+            )]);
+        }
+        if let Some(t) = self.running() {
+            return Ok(vec![format!(
+                "{} is under way in {}; practice jousts wait until it is over, or go to another channel.",
+                t.record.name, self.channel
             )]);
         }
         let store = &self.app.store;
@@ -196,6 +240,12 @@ impl Session {
             if let Some(c) = self.app.fighting_in(k.id) {
                 return Ok(vec![format!(
                     "{} is already fighting in {c}; one fight at a time.",
+                    k.styled()
+                )]);
+            }
+            if let Some(c) = self.app.enlisted_in(k.id) {
+                return Ok(vec![format!(
+                    "{} is in the tournament under way in {c}, and fights only there until out of it.",
                     k.styled()
                 )]);
             }
@@ -286,8 +336,19 @@ impl Session {
                 "{who} is already fighting in {other}; one fight at a time."
             )]);
         }
-        match self.start_fight(c, now).await {
-            Ok(lines) => Ok(lines),
+        let bout = Bout {
+            knights: c.knights,
+            users: c.users,
+            armed: c.armed,
+            kind: MatchKind::Practice,
+            tournament: None,
+            for_ransom: false,
+        };
+        match self.start_fight(bout, now).await {
+            Ok(lines) => {
+                self.challenge = None;
+                Ok(lines)
+            }
             Err(e) => {
                 self.app.release(&ids);
                 Err(e)
@@ -295,9 +356,10 @@ impl Session {
         }
     }
 
-    async fn start_fight(&mut self, c: Challenge, now: DateTime<Utc>) -> Result<Lines> {
+    /// Starts a fight whose knights are already claimed for this channel.
+    async fn start_fight(&mut self, c: Bout, now: DateTime<Utc>) -> Result<Lines> {
         let setup = MatchSetup {
-            kind: MatchKind::Practice,
+            kind: c.kind,
             opening: Opening::Joust,
             knights: [c.knights[0].sheet.clone(), c.knights[1].sheet.clone()],
             armed: c.armed,
@@ -326,32 +388,46 @@ impl Session {
                     seed,
                     day: &day,
                     at: now,
+                    tournament: c.tournament.as_ref().map(|(t, _)| *t),
                 },
                 &start,
             )
             .await?;
-        self.challenge = None;
-        let ransom = office::start_ransom_fight(
-            &self.app,
-            self.realm,
-            id,
-            c.knights[0].id,
-            c.knights[1].id,
-            now,
-        )
-        .await?;
+        let ransom = match c.kind {
+            MatchKind::Practice => {
+                office::start_ransom_fight(
+                    &self.app,
+                    self.realm,
+                    id,
+                    c.knights[0].id,
+                    c.knights[1].id,
+                    now,
+                )
+                .await?
+            }
+            // R39: a melee pass between hostile parties is for ransom, as decided at the offer.
+            MatchKind::Melee if c.for_ransom => {
+                self.app.store.mark_ransom_fight(id, now).await?;
+                Some("This pass is fought for ransom (R39): a knight unhorsed while the other stays mounted is captured (R137).".to_string())
+            }
+            _ => None,
+        };
         let styled = [c.knights[0].styled(), c.knights[1].styled()];
         let plain = [
             c.knights[0].sheet.name.clone(),
             c.knights[1].sheet.name.clone(),
         ];
+        let what = c
+            .tournament
+            .as_ref()
+            .map_or("a practice joust", |(_, label)| label.as_str());
         let mut lines = vec![format!(
-            "Fight #{id}: {} vs {}, a practice joust. Dice seed hash {} (the seed is shown when the fight ends).",
+            "Fight #{id}: {} vs {}, {what}. Dice seed hash {} (the seed is shown when the fight ends).",
             styled[0],
             styled[1],
             seed_hash(&seed)
         )];
-        if !recorded {
+        if !recorded && c.kind == MatchKind::Practice {
             lines.push("This fight is not recorded: the pair already had its recorded practice fight today (R26).".into());
         }
         lines.extend(ransom);
@@ -359,6 +435,7 @@ impl Session {
         lines.extend(narrate(&events, &styled));
         let live = Live {
             id,
+            tournament: c.tournament.map(|(t, _)| t),
             m,
             word_pos: rng.word_pos(),
             seed,
@@ -425,6 +502,18 @@ impl Session {
         decision: Decision,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
+        // A knight of the tournament here arms psi for their next match, whenever they say so.
+        if let Decision::Psi(skill) = decision {
+            let fighting_here = self
+                .fight
+                .as_ref()
+                .is_some_and(|f| Self::side_of(&f.users, user).is_some());
+            if !fighting_here {
+                if let Some(lines) = self.arm_for_tournament(user, skill).await? {
+                    return Ok(lines);
+                }
+            }
+        }
         // Psi declarations are taken from the challenge on (R21).
         if self.fight.is_none() {
             if let (Some(c), Decision::Psi(skill)) = (&mut self.challenge, decision) {
@@ -540,7 +629,7 @@ impl Session {
     }
 
     /// Writes a finished fight: outcome, award, injuries, one transaction (R26–R29).
-    async fn write_end(&self, last: &Step, seq: i64, now: DateTime<Utc>) -> Result<Lines> {
+    async fn write_end(&mut self, last: &Step, seq: i64, now: DateTime<Utc>) -> Result<Lines> {
         let Some(f) = &self.fight else {
             return Ok(Vec::new());
         };
@@ -565,7 +654,9 @@ impl Session {
             recorded: f.recorded,
             day: self.app.day(now),
             month: month.clone(),
+            tournament: None,
         };
+        let (end, next) = self.with_tournament_result(end, now);
         let name = |id: Id| {
             let side = if f.knights[0] == id { 0 } else { 1 };
             f.styled[side].clone()
@@ -605,6 +696,9 @@ impl Session {
             f.id,
             hex::encode(f.seed)
         ));
+        if let Some(next) = next {
+            lines.extend(self.take_tournament_result(next));
+        }
         Ok(lines)
     }
 
@@ -616,7 +710,9 @@ impl Session {
         if f.m.is_over() {
             self.app.release(&f.knights);
             self.fight = None;
-            return Ok(Vec::new());
+            // The tournament here goes on with its next match, stage or start.
+            // Boxed: the next match starts a fight, whose end comes back here.
+            return Box::pin(self.continue_tournaments(now)).await;
         }
         Ok(self.prompts(now))
     }
@@ -655,18 +751,29 @@ impl Session {
                 c.users[1]
             )];
         }
+        if let Some(line) = self.tournament_status(now) {
+            return vec![line];
+        }
         vec![format!(
             "No fight in {}. Challenge someone: /joust TARGET",
             self.channel
         )]
     }
 
-    /// A deadline passed: a challenge lapses, or the awaited fighters get the engine's defaults.
+    /// A deadline passed: a challenge lapses, the awaited fighters get the engine's defaults, or
+    /// a tournament here moves on (a reminder, its start, the Melee's time limit).
     pub async fn on_deadline(&mut self, now: DateTime<Utc>) -> Lines {
-        let due = self.next_deadline().is_some_and(|d| d <= now);
-        if !due {
-            return Vec::new();
+        let mut lines = Vec::new();
+        if self.fight_deadline().is_some_and(|d| d <= now) {
+            lines.extend(self.on_fight_deadline(now).await);
         }
+        if self.tournament_deadline().is_some_and(|d| d <= now) {
+            lines.extend(self.on_tournament_deadline(now).await);
+        }
+        lines
+    }
+
+    async fn on_fight_deadline(&mut self, now: DateTime<Utc>) -> Lines {
         if self.fight.is_none() {
             if let Some(c) = self.challenge.take() {
                 return vec![format!(
@@ -727,6 +834,7 @@ impl Session {
         }
         self.fight = Some(Live {
             id: fight.id,
+            tournament: fight.tournament,
             m,
             word_pos: rng.word_pos(),
             seed: fight.seed,
