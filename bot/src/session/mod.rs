@@ -76,6 +76,8 @@ pub struct Session {
     fight: Option<Live>,
     /// Tournaments held in this channel, scheduled or under way.
     held: Vec<Held>,
+    /// After a failure to write a tournament's books: no tournament deadline before this.
+    tournament_pause: Option<DateTime<Utc>>,
 }
 
 /// What a session answers: lines for the channel.
@@ -94,6 +96,7 @@ impl Session {
             challenge: None,
             fight: None,
             held: Vec::new(),
+            tournament_pause: None,
         }
     }
 

@@ -132,8 +132,8 @@ fn round_line(lists: &Lists, names: &HashMap<Id, String>) -> String {
     line
 }
 
-/// The Lists' placings in one line.
-fn placings_line(lists: &Lists, names: &HashMap<Id, String>) -> String {
+/// The Lists' placings in one line: "Champion: Dame Cara; finalist: ...".
+fn placings(lists: &Lists, names: &HashMap<Id, String>) -> String {
     let mut parts = Vec::new();
     match lists.champion() {
         Some(c) => parts.push(format!("Champion: {}", name_of(names, c))),
@@ -153,9 +153,17 @@ fn placings_line(lists: &Lists, names: &HashMap<Id, String>) -> String {
     }
     let semis = lists.semi_finalists();
     if !semis.is_empty() {
-        parts.push(format!("semi-finalists: {}", list(names, &semis)));
+        parts.push(format!(
+            "{}: {}",
+            if semis.len() == 1 {
+                "semi-finalist"
+            } else {
+                "semi-finalists"
+            },
+            list(names, &semis)
+        ));
     }
-    format!("The Lists are over. {}.", parts.join("; "))
+    parts.join("; ")
 }
 
 impl Held {
@@ -220,6 +228,9 @@ impl Session {
             }
         };
         for h in &self.held {
+            let mut consider = |at: Option<DateTime<Utc>>| {
+                consider(at.map(|a| self.tournament_pause.map_or(a, |p| a.max(p))));
+            };
             match &h.run {
                 None => {
                     for &lead in leads {
@@ -383,8 +394,25 @@ impl Session {
             Ok(lines) => lines,
             Err(e) => {
                 tracing::error!(channel = %self.channel, "{e:#}");
+                self.tournament_retry(now);
                 vec![SORRY.to_string()]
             }
+        }
+    }
+
+    /// After a failure (the books could not be written): try again a little later rather than
+    /// at once, and never leave a tournament with nothing to wake it.
+    fn tournament_retry(&mut self, now: DateTime<Utc>) {
+        let secs = self
+            .app
+            .config
+            .tournaments
+            .match_retry_secs
+            .clamp(1, 86_400) as i64;
+        let later = now + Duration::seconds(secs);
+        self.tournament_pause = Some(later);
+        if let Some(r) = self.running_index() {
+            self.held[r].retry_at = Some(later);
         }
     }
 
@@ -570,6 +598,14 @@ impl Session {
     /// Moves the tournaments here on as far as they can go without a player: starts one that is
     /// due, starts the next match, or ends one that is over.
     pub(super) async fn continue_tournaments(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+        let moved = self.move_tournaments(now).await;
+        if moved.is_err() {
+            self.tournament_retry(now);
+        }
+        moved
+    }
+
+    async fn move_tournaments(&mut self, now: DateTime<Utc>) -> Result<Lines> {
         let mut lines = Vec::new();
         // Each turn of the loop settles a match without a fight, starts one, or ends a stage;
         // the bound guards against a state that would not move.
@@ -923,7 +959,10 @@ impl Session {
             Recorded::RoundContinues => Vec::new(),
             Recorded::NewRound(_) => vec![round_line(&next.lists, names)],
             Recorded::Finished => {
-                let mut lines = vec![placings_line(&next.lists, names)];
+                let mut lines = vec![format!(
+                    "The Lists are over. {}.",
+                    placings(&next.lists, names)
+                )];
                 if self.held[r].record.melee {
                     let secs = self.app.config.tournaments.moderator_timeout_secs;
                     next.melee = Some(MeleeRun {
@@ -1112,18 +1151,26 @@ impl Session {
                 names.extend(chat::names(&self.app, [a.knight]).await?);
             }
         }
-        let mut lines = vec![format!("{} is over. The awards (R36, R37):", t.name)];
-        lines.extend(chat::award_lines(&names, &written, &reasons));
+        let mut lines = vec![format!(
+            "{} is over. The Lists: {}.",
+            t.name,
+            placings(&run.lists, &names)
+        )];
         let mut everyone: Vec<Id> = run.lists.entrants().to_vec();
         if let Some(m) = run.melee() {
-            if let Some(p) = m.first_prize() {
-                lines.insert(
-                    1,
-                    format!("First prize of the Melee: {}.", name_of(&names, p)),
-                );
-            }
+            let winner = match m.winner() {
+                Some(side) => format!("the {} won", m.side_name(side)),
+                None => "no side won".into(),
+            };
+            let prize = match m.first_prize() {
+                Some(p) => format!("first prize: {}", name_of(&names, p)),
+                None => "no first prize named".into(),
+            };
+            lines.push(format!("The Melee: {winner}; {prize}."));
             everyone.extend(m.knights().iter().map(|k| k.knight));
         }
+        lines.push("The awards (R36, R37), as written to the books:".into());
+        lines.extend(chat::award_lines(&names, &written, &reasons));
         self.app.discharge(&everyone);
         self.held.remove(r);
         Ok(lines)
