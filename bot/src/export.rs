@@ -14,7 +14,8 @@ fn points(halves: i64) -> Value {
     }
 }
 
-/// Builds the export document: `{"knights": [...], "ledger": [...], "fights": [...]}`.
+/// Builds the export document: `{"knights": [...], "ledger": [...], "fights": [...],
+/// "tournaments": [...]}`.
 pub async fn export(store: &Store) -> Result<Value> {
     let pool = store.pool();
     let mut knights = Vec::new();
@@ -68,6 +69,7 @@ pub async fn export(store: &Store) -> Result<Value> {
             "fight": row.try_get::<Option<i64>, _>("fight_id")?,
             "by": row.try_get::<Option<String>, _>("by_user")?,
             "revokes": row.try_get::<Option<i64>, _>("revokes")?,
+            "tournament": row.try_get::<Option<i64>, _>("tournament_id")?,
             "at": row.try_get::<String, _>("at")?,
         }));
     }
@@ -88,10 +90,38 @@ pub async fn export(store: &Store) -> Result<Value> {
             "winner": row.try_get::<Option<String>, _>("w_name")?,
             "reason": row.try_get::<Option<String>, _>("reason")?,
             "recorded": row.try_get::<bool, _>("recorded")?,
+            "tournament": row.try_get::<Option<i64>, _>("tournament_id")?,
             "seed_hash": row.try_get::<String, _>("seed_hash")?,
             "started_at": row.try_get::<String, _>("started_at")?,
             "ended_at": row.try_get::<Option<String>, _>("ended_at")?,
         }));
     }
-    Ok(json!({ "knights": knights, "ledger": ledger, "fights": fights }))
+    let mut tournaments = Vec::new();
+    for row in sqlx::query(
+        "SELECT t.*, r.name AS realm_name, \
+         (SELECT json_group_array(k.name) FROM tournament_entries e JOIN knights k ON k.id = e.knight_id \
+          WHERE e.tournament_id = t.id) AS entrants \
+         FROM tournaments t JOIN realms r ON r.id = t.realm_id ORDER BY t.id",
+    )
+    .fetch_all(pool)
+    .await?
+    {
+        let entrants: Value =
+            serde_json::from_str(&row.try_get::<String, _>("entrants")?).unwrap_or(Value::Null);
+        tournaments.push(json!({
+            "id": row.try_get::<i64, _>("id")?,
+            "realm": row.try_get::<String, _>("realm_name")?,
+            "name": row.try_get::<String, _>("name")?,
+            "channel": row.try_get::<String, _>("channel")?,
+            "host": row.try_get::<Option<String>, _>("host")?,
+            "starts_at": row.try_get::<String, _>("starts_at")?,
+            "melee": row.try_get::<bool, _>("melee")?,
+            "status": row.try_get::<String, _>("status")?,
+            "scheduled_by": row.try_get::<String, _>("scheduled_by")?,
+            "overrode": row.try_get::<Option<i64>, _>("overrode")?,
+            "entrants": entrants,
+            "ended_at": row.try_get::<Option<String>, _>("ended_at")?,
+        }));
+    }
+    Ok(json!({ "knights": knights, "ledger": ledger, "fights": fights, "tournaments": tournaments }))
 }
