@@ -123,5 +123,7 @@ pub async fn export(store: &Store) -> Result<Value> {
             "ended_at": row.try_get::<Option<String>, _>("ended_at")?,
         }));
     }
-    Ok(json!({ "knights": knights, "ledger": ledger, "fights": fights, "tournaments": tournaments }))
+    Ok(
+        json!({ "knights": knights, "ledger": ledger, "fights": fights, "tournaments": tournaments }),
+    )
 }

@@ -181,24 +181,27 @@ impl Hub {
             .ask(&incoming.realm, &incoming.channel, msg, answer)
             .await;
         if scheduled {
-            if let Err(e) = self
+            match self
                 .load_tournaments(&incoming.realm, Some(&incoming.channel), true)
                 .await
             {
-                tracing::error!("cannot load the tournaments of {}: {e:#}", incoming.realm);
+                Ok(notices) => notices.into_iter().for_each(|n| self.notify(n)),
+                Err(e) => {
+                    tracing::error!("cannot load the tournaments of {}: {e:#}", incoming.realm)
+                }
             }
         }
         lines
     }
 
     /// Has each channel holding a tournament of `realm` load it, except `skip` (which already
-    /// has); their lines go out as notices.
+    /// has); returns what they said.
     async fn load_tournaments(
         &self,
         realm: &str,
         skip: Option<&str>,
         announce: bool,
-    ) -> Result<()> {
+    ) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
         let mut channels: Vec<String> = self
             .app
@@ -211,25 +214,19 @@ impl Hub {
             .collect();
         channels.sort();
         channels.dedup();
+        let mut out = Vec::new();
         for channel in channels {
             let (reply, answer) = oneshot::channel();
-            let lines = self
-                .ask(
-                    realm,
-                    &channel,
-                    Msg::Tournaments { announce, reply },
-                    answer,
-                )
-                .await;
-            for text in lines {
-                self.notify(Outgoing {
+            let msg = Msg::Tournaments { announce, reply };
+            for text in self.ask(realm, &channel, msg, answer).await {
+                out.push(Outgoing {
                     realm: realm.to_string(),
                     channel: channel.clone(),
                     text,
                 });
             }
         }
-        Ok(())
+        Ok(out)
     }
 
     /// Says a line in a channel other than the one that spoke: through the outbox when live,
@@ -300,30 +297,7 @@ impl Hub {
             }
         }
         // After the fights: a tournament whose match was restored must not start another.
-        let mut channels: Vec<String> = self
-            .app
-            .store
-            .active_tournaments(realm_id)
-            .await?
-            .into_iter()
-            .map(|t| t.channel)
-            .collect();
-        channels.sort();
-        channels.dedup();
-        for channel in channels {
-            let (reply, answer) = oneshot::channel();
-            let msg = Msg::Tournaments {
-                announce: false,
-                reply,
-            };
-            for text in self.ask(realm, &channel, msg, answer).await {
-                out.push(Outgoing {
-                    realm: realm.to_string(),
-                    channel: channel.clone(),
-                    text,
-                });
-            }
-        }
+        out.extend(self.load_tournaments(realm, None, false).await?);
         Ok(out)
     }
 

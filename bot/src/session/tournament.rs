@@ -139,29 +139,14 @@ fn placings(lists: &Lists, names: &HashMap<Id, String>) -> String {
         Some(c) => parts.push(format!("Champion: {}", name_of(names, c))),
         None => parts.push("No champion: the final had no winner".into()),
     }
-    let finalists = lists.finalists();
-    if !finalists.is_empty() {
-        parts.push(format!(
-            "{}: {}",
-            if finalists.len() == 1 {
-                "finalist"
-            } else {
-                "finalists"
-            },
-            list(names, &finalists)
-        ));
-    }
-    let semis = lists.semi_finalists();
-    if !semis.is_empty() {
-        parts.push(format!(
-            "{}: {}",
-            if semis.len() == 1 {
-                "semi-finalist"
-            } else {
-                "semi-finalists"
-            },
-            list(names, &semis)
-        ));
+    for (one, many, ids) in [
+        ("finalist", "finalists", lists.finalists()),
+        ("semi-finalist", "semi-finalists", lists.semi_finalists()),
+    ] {
+        if !ids.is_empty() {
+            let word = if ids.len() == 1 { one } else { many };
+            parts.push(format!("{word}: {}", list(names, &ids)));
+        }
     }
     parts.join("; ")
 }
@@ -902,14 +887,8 @@ impl Session {
                     list(&names, unable),
                     if unable.len() == 1 { "is" } else { "are" }
                 ));
-                let mut rng = SeededDice::at(self.held[r].record.seed, run.word_pos);
-                let recorded = {
-                    let mut dice = FightDice::new(&mut rng, &self.app.queue);
-                    next.lists.record(result, &mut dice)
-                };
-                next.word_pos = rng.word_pos();
-                match recorded {
-                    Ok(rec) => lines.extend(self.after_lists_record(r, &mut next, rec, now)),
+                match self.record_lists(r, &mut next, result, now) {
+                    Ok(more) => lines.extend(more),
                     Err(e) => anyhow::bail!("the Lists refuse a settled match: {e}"),
                 }
             }
@@ -943,6 +922,24 @@ impl Session {
         self.save(r, next).await?;
         self.app.discharge(&out);
         Ok(lines)
+    }
+
+    /// Records a Lists result in `next`, drawing the next round with the tournament's dice when
+    /// it completes one (R130), and says what follows.
+    fn record_lists(
+        &self,
+        r: usize,
+        next: &mut RunState,
+        result: ListsResult,
+        now: DateTime<Utc>,
+    ) -> Result<Lines, herald_engine::psiknight::tournament::ListsError> {
+        let mut rng = SeededDice::at(self.held[r].record.seed, next.word_pos);
+        let recorded = {
+            let mut dice = FightDice::new(&mut rng, &self.app.queue);
+            next.lists.record(result, &mut dice)?
+        };
+        next.word_pos = rng.word_pos();
+        Ok(self.after_lists_record(r, next, recorded, now))
     }
 
     /// After a Lists result: the next round's draw, or the end of the Lists and the Melee's
@@ -1032,14 +1029,8 @@ impl Session {
                         ));
                     }
                 }
-                let mut rng = SeededDice::at(self.held[r].record.seed, run.word_pos);
-                let recorded = {
-                    let mut dice = FightDice::new(&mut rng, &self.app.queue);
-                    next.lists.record(result, &mut dice)
-                };
-                next.word_pos = rng.word_pos();
-                match recorded {
-                    Ok(rec) => lines.extend(self.after_lists_record(r, &mut next, rec, now)),
+                match self.record_lists(r, &mut next, result, now) {
+                    Ok(more) => lines.extend(more),
                     Err(e) => {
                         tracing::error!(tournament = tid, "the Lists refuse a result: {e}");
                         return (end, None);
