@@ -89,3 +89,100 @@ async fn commands_are_refused_above_the_speakers_rights() {
         vec!["Only an admin may use /admin retire; admins are named under [permissions] in the configuration."]
     );
 }
+
+const MODERATOR: &str = "[permissions]\nmoderators = [\"mod\"]\n";
+
+/// Dara, Eoin and a third knight, Finn, entered in a tournament held in #lists at 11:00.
+const THREE_ENTERED: &str = "\
+finn: /knight create Finn --top lance,ride,observe --psi cpk:40 --monarch ragnar
+[#yard] mod: /tournament schedule \"Yule Lists\" 2026-12-01T11:00:00Z --channel #lists
+dana: /enter
+evan: /enter
+[#yard] finn: /enter
+";
+
+// R163: a schedule made in one channel for another is announced in both; the tournament starts
+// on time there; no practice joust starts in its channel while it runs, and a knight still in it
+// fights nowhere else; a knight out of it may.
+#[tokio::test]
+async fn r163_one_thing_at_a_time_in_a_tournament_channel() {
+    let books = Books::new();
+    let transcript = format!(
+        "{DARA_AND_EOIN}{THREE_ENTERED}\
+@dice 3 2
+@clock 2026-12-01T11:00:00Z
+[#lists] finn: /joust dana
+[#yard] finn: /joust dana
+@dice 2
+[#lists] dana: /yield
+[#yard] dana: /joust evan
+[#lists] evan: /status
+"
+    );
+    let run = run_with(&books.path(), MODERATOR, &transcript).await;
+    run.expect("[#yard] Tournament #1, Yule Lists, is scheduled for Tue 1 Dec 2026 11:00 UTC in #lists")
+        .expect("[#lists] Yule Lists will be held here Tue 1 Dec 2026 11:00 UTC: the Lists. /enter to take part.")
+        .expect("[#lists] Yule Lists begins! 3 knights ride in the Lists: Dame Dara, Sir Eoin, Sir Finn.")
+        .expect("[#lists] Round 1: Dame Dara vs Sir Eoin; Sir Finn sits out this round (R34).")
+        .expect("[#lists] A fight is on in #lists: Dame Dara vs Sir Eoin.")
+        .expect("[#yard] Sir Finn is in the tournament under way in #lists, and fights only there until out of it.")
+        .expect("[#lists] Sir Eoin wins the match and rides on; Dame Dara is out of the Lists.")
+        .expect("[#lists] Round 2: Sir Eoin vs Sir Finn.")
+        // Dara is out of the Lists: she may fight elsewhere, but Eoin may not.
+        .expect("[#yard] Sir Eoin is already fighting in #lists; one fight at a time.");
+}
+
+// R165: a tournament that has begun cannot be cancelled; one not begun can, by a moderator only,
+// and then it never starts.
+#[tokio::test]
+async fn r165_cancelling() {
+    let books = Books::new();
+    let transcript = format!(
+        "{DARA_AND_EOIN}{THREE_ENTERED}\
+dana: /tournament cancel
+mod: /tournament cancel
+mod: /tournament cancel
+@clock 2026-12-01T12:00:00Z
+dana: /tournament
+"
+    );
+    let run = run_with(&books.path(), MODERATOR, &transcript).await;
+    run.expect("Only a moderator may use /tournament cancel")
+        .expect("Yule Lists (#1), due Tue 1 Dec 2026 11:00 UTC in #lists, is cancelled by mod.")
+        .expect("No tournament is scheduled; there is nothing to cancel.")
+        .expect("No tournament is scheduled. A moderator schedules one")
+        .expect_not("begins!");
+    let status: String = sqlx::query_scalar("SELECT status FROM tournaments WHERE id = 1")
+        .fetch_one(books.store().await.pool())
+        .await
+        .unwrap();
+    assert_eq!(status, "cancelled");
+}
+
+// R162: a knight of the tournament arms psi before their match; it is armed when the match
+// starts (the match's stored setup holds it).
+#[tokio::test]
+async fn r162_psi_is_armed_for_the_next_match() {
+    let books = Books::new();
+    let transcript = format!(
+        "{DARA_AND_EOIN}{THREE_ENTERED}\
+@dice 3 2
+@clock 2026-12-01T11:00:00Z
+[#lists] finn: /psi telepathy
+[#lists] finn: /psi cpk
+@dice 2
+[#lists] dana: /yield
+"
+    );
+    let run = run_with(&books.path(), MODERATOR, &transcript).await;
+    run.expect("Sir Finn has no Telepathy (R21).")
+        .expect("Sir Finn arms CPK for their next match.")
+        .expect("Round 2: Sir Eoin vs Sir Finn.");
+    let setup: String = sqlx::query_scalar("SELECT setup FROM fights WHERE id = 2")
+        .fetch_one(books.store().await.pool())
+        .await
+        .unwrap();
+    let setup: serde_json::Value = serde_json::from_str(&setup).unwrap();
+    assert_eq!(setup["kind"], "lists");
+    assert_eq!(setup["armed"], serde_json::json!([null, "cpk"]), "{setup}");
+}
