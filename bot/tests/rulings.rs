@@ -186,3 +186,28 @@ async fn r162_psi_is_armed_for_the_next_match() {
     assert_eq!(setup["kind"], "lists");
     assert_eq!(setup["armed"], serde_json::json!([null, "cpk"]), "{setup}");
 }
+
+// R161, R12: the entrants are fixed at the start; a knight out with a major injury that day does
+// not ride, and the others' Lists are drawn without her.
+#[tokio::test]
+async fn r161_a_knight_who_cannot_ride_at_the_start_is_left_out() {
+    let books = Books::new();
+    let transcript = format!(
+        "{DARA_AND_EOIN}{THREE_ENTERED}\
+dana: /joust evan
+# Dara's Shield roll is 100: unhorsed with a major injury (Joust step 9, R12).
+@dice 90 90 90 20 30 100
+evan: /accept
+dana: /nosweep
+evan: /nosweep
+evan: /high
+@dice 2
+@clock 2026-12-01T11:00:00Z
+"
+    );
+    let run = run_with(&books.path(), MODERATOR, &transcript).await;
+    run.expect("Dame Dara suffers a major injury")
+        .expect("Dame Dara is out with a major injury for the rest of the day (R12). Dame Dara does not ride in Yule Lists.")
+        .expect("Yule Lists begins! 2 knights ride in the Lists: Sir Eoin, Sir Finn.")
+        .expect("Round 1: Sir Eoin vs Sir Finn.");
+}
