@@ -211,3 +211,54 @@ evan: /high
         .expect("Yule Lists begins! 2 knights ride in the Lists: Sir Eoin, Sir Finn.")
         .expect("Round 1: Sir Eoin vs Sir Finn.");
 }
+
+// R160: when a match comes up and the books say a knight cannot ride (here Finn's major injury
+// of the day, written straight into the books between two runs, as a Swordplay injury would
+// be), that knight loses it without a die rolled, and it counts as a match for R36.
+#[tokio::test]
+async fn r160_a_match_that_cannot_be_ridden_is_lost_without_a_die() {
+    let books = Books::new();
+    let first = format!(
+        "{DARA_AND_EOIN}{THREE_ENTERED}\
+@dice 3 2
+@clock 2026-12-01T11:00:00Z
+"
+    );
+    let run1 = run_with(&books.path(), MODERATOR, &first).await;
+    run1.expect("Round 1: Dame Dara vs Sir Eoin; Sir Finn sits out this round (R34).");
+    {
+        let store = books.store().await;
+        sqlx::query(
+            "INSERT INTO major_injuries (knight_id, day, fight_id) VALUES (3, '2026-12-01', 1)",
+        )
+        .execute(store.pool())
+        .await
+        .unwrap();
+    }
+    let second = "\
+@clock 2026-12-01T11:01:00Z
+@dice 2
+[#lists] dana: /yield
+";
+    let run2 = run_with(&books.path(), MODERATOR, second).await;
+    run2.expect("Round 2: Sir Eoin vs Sir Finn.")
+        .expect("Sir Finn cannot ride and is out of the Lists without a die rolled (R160).")
+        .expect(
+            "The Lists are over. Champion: Sir Eoin; finalist: Sir Finn; semi-finalist: Dame Dara.",
+        )
+        .expect_not("Fight #2");
+    // R36 (Dara #1, Eoin #2, Finn #3): Eoin 2 matches + champion 1 + first prize 1 = 4; Finn 1
+    // match + finalist 1 = 2;
+    // Dara 1 match + semi-finalist 1 = 2.
+    let store = books.store().await;
+    for (knight, hp) in [(2, 4), (3, 2), (1, 2)] {
+        let halves: i64 = sqlx::query_scalar(
+            "SELECT SUM(hp_halves) FROM ledger WHERE knight_id = ? AND kind = 'tournament'",
+        )
+        .bind(knight)
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+        assert_eq!(halves, hp * 2, "knight {knight}:\n{}", run2.out);
+    }
+}
