@@ -1134,6 +1134,15 @@ impl Store {
                 .await?;
         Ok(died.flatten().is_some())
     }
+
+    /// Whether a knight is retired (or dead, R155): no longer in any fight or tournament.
+    pub async fn is_retired(&self, knight: Id) -> Result<bool> {
+        let retired: Option<bool> = sqlx::query_scalar("SELECT retired FROM knights WHERE id = ?")
+            .bind(knight)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(retired.unwrap_or(true))
+    }
 }
 
 fn ledger_row(row: &sqlx::sqlite::SqliteRow) -> Result<LedgerRow> {
