@@ -1237,7 +1237,6 @@ ailsa: /tournament
 // R138: the first prize goes to a knight who took part. Cara has a knight but did not join the
 // Melee; the refusal should name her, as every other reply does.
 #[tokio::test]
-#[ignore = "bug: the refusal of /melee prize for a knight outside the Melee names \"knight #3\" instead of Dame Cara"]
 async fn the_first_prize_refused_to_a_knight_who_did_not_take_part_names_her() {
     let books = Books::new();
     let t = format!(
@@ -1835,7 +1834,6 @@ Sir Dughall: 2 HP (took part in the melee; on the winning side of the melee)
 // Herald should answer the same with or without a restart; without one, the champion is kept
 // from jousting elsewhere until the whole tournament ends, while the finalist may.
 #[tokio::test]
-#[ignore = "bug: after the Lists (Melee to follow) the champion is refused practice jousts elsewhere, but allowed after a restart"]
 async fn after_the_lists_the_champion_is_free_the_same_with_or_without_a_restart() {
     let lists = format!(
         "{}{}@dice 2 90 90 90 20\nmod: /tournament start\nailsa: /yield\n",
@@ -2380,7 +2378,6 @@ ailsa: /yield
 // "in 1h", the hour's reminder falls due at 10:00, the very moment of scheduling, not after it:
 // right after the announcement of an 11:00 start it would only repeat it.
 #[tokio::test]
-#[ignore = "bug (R166, off by one): a reminder due at the very moment of scheduling is said"]
 async fn a_reminder_due_the_moment_the_tournament_is_scheduled_is_not_said() {
     let books = Books::new();
     let run = run_with(

@@ -176,7 +176,8 @@ impl Held {
             .filter(|lead| !self.reminded.contains(lead))
             .filter(|&lead| {
                 let at = self.reminder_at(lead);
-                at <= now && at >= self.record.scheduled_at
+                // One due the moment it was scheduled would only repeat the announcement.
+                at <= now && at > self.record.scheduled_at
             })
             .collect()
     }
@@ -220,7 +221,7 @@ impl Session {
                 None => {
                     for &lead in leads {
                         let at = h.reminder_at(lead);
-                        if !h.reminded.contains(&lead) && at >= h.record.scheduled_at {
+                        if !h.reminded.contains(&lead) && at > h.record.scheduled_at {
                             consider(Some(at));
                         }
                     }
@@ -887,7 +888,7 @@ impl Session {
                     list(&names, unable),
                     if unable.len() == 1 { "is" } else { "are" }
                 ));
-                match self.record_lists(r, &mut next, result, now) {
+                match self.record_lists(r, &mut next, result, &mut out, now) {
                     Ok(more) => lines.extend(more),
                     Err(e) => anyhow::bail!("the Lists refuse a settled match: {e}"),
                 }
@@ -925,12 +926,14 @@ impl Session {
     }
 
     /// Records a Lists result in `next`, drawing the next round with the tournament's dice when
-    /// it completes one (R130), and says what follows.
+    /// it completes one (R130), and says what follows. When the Lists end, every entrant joins
+    /// `out`: the champion too is free until they join the Melee, as after a restart.
     fn record_lists(
         &self,
         r: usize,
         next: &mut RunState,
         result: ListsResult,
+        out: &mut Vec<Id>,
         now: DateTime<Utc>,
     ) -> Result<Lines, herald_engine::psiknight::tournament::ListsError> {
         let mut rng = SeededDice::at(self.held[r].record.seed, next.word_pos);
@@ -939,6 +942,9 @@ impl Session {
             next.lists.record(result, &mut dice)?
         };
         next.word_pos = rng.word_pos();
+        if next.lists.is_finished() {
+            out.extend(next.lists.entrants().iter().copied());
+        }
         Ok(self.after_lists_record(r, next, recorded, now))
     }
 
@@ -1029,15 +1035,12 @@ impl Session {
                         ));
                     }
                 }
-                match self.record_lists(r, &mut next, result, now) {
+                match self.record_lists(r, &mut next, result, &mut out, now) {
                     Ok(more) => lines.extend(more),
                     Err(e) => {
                         tracing::error!(tournament = tid, "the Lists refuse a result: {e}");
                         return (end, None);
                     }
-                }
-                if next.lists.is_finished() && next.melee.is_none() {
-                    out.extend(next.lists.entrants().iter().copied());
                 }
             }
             MatchKind::Melee => {
@@ -1376,7 +1379,9 @@ impl Session {
             )]);
         };
         let mut next = run.clone();
-        let names = self.held[r].names.clone();
+        // The knight may not have taken part, so the refusal names them from the record.
+        let mut names = self.held[r].names.clone();
+        names.insert(k.id, k.styled());
         if let Some(mr) = next.melee.as_mut() {
             if let Some(m) = mr.melee.as_mut() {
                 if let Err(e) = m.name_first_prize(k.id) {
