@@ -2400,3 +2400,41 @@ mod: /tournament
         0
     );
 }
+
+// R37, R135: the Melee's time limit fell due while Herald was down. Back up, it is called before
+// anything else, and before the first command, which then meets the Melee as it now stands: an
+// offer after the limit is refused, not taken.
+#[tokio::test]
+async fn a_time_limit_passed_while_herald_was_down_is_called_before_the_first_command() {
+    let books = Books::new();
+    let first = format!(
+        "{}\
+mod: /melee open Ravens Wolves
+ailsa: /melee join Ravens
+bran: /melee join Wolves
+mod: /melee start
+",
+        two_knight_lists_then("--melee --melee-minutes 20")
+    );
+    let run = run_with(&books.path(), CONFIG, &first).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("The Melee begins")
+        .expect_not("The Melee is over");
+
+    let again = run_with(
+        &books.path(),
+        CONFIG,
+        "@clock 2026-12-01T12:00:00Z\nailsa: /pass Bran\n",
+    )
+    .await;
+    assert_eq!(again.result, Ok(()), "{}", again.out);
+    in_order(
+        &again,
+        &[
+            "Yule Lists carries on where it stood.",
+            "The Melee is over at its time limit: a tie, 1 mounted each, so no side wins (R37).",
+        ],
+    );
+    again.expect_not("offers Sir Bran a pass");
+    assert_eq!(times(&again, "The Melee is over"), 1, "{}", again.out);
+}

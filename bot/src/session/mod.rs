@@ -147,6 +147,34 @@ impl Session {
         command: Command,
         now: DateTime<Utc>,
     ) -> Lines {
+        // A deadline already past (the timer not yet run, or the process down when it fell due)
+        // is settled first, so the command meets the channel as it now stands.
+        let mut lines = self.catch_up(now).await;
+        lines.extend(self.handle_now(user, rights, command, now).await);
+        lines
+    }
+
+    /// Fires every deadline due by `now`, in order, including those the firing creates.
+    async fn catch_up(&mut self, now: DateTime<Utc>) -> Lines {
+        let mut lines = Vec::new();
+        // Each firing moves the deadline on, so this ends; the bound guards against one that
+        // would not.
+        for _ in 0..1_000 {
+            if !self.next_deadline().is_some_and(|d| d <= now) {
+                break;
+            }
+            lines.extend(self.on_deadline(now).await);
+        }
+        lines
+    }
+
+    async fn handle_now(
+        &mut self,
+        user: &str,
+        rights: Rights,
+        command: Command,
+        now: DateTime<Utc>,
+    ) -> Lines {
         // Every command's access is checked here, once (the grammar's table says who may use it).
         let permissions = &self.app.config.permissions;
         match command.access() {
