@@ -389,19 +389,31 @@ pub enum Command {
     Tournament,
     /// `/tournament schedule ...`.
     TournamentSchedule(Schedule),
-    /// `/tournament start`.
-    TournamentStart,
-    /// `/tournament cancel`.
-    TournamentCancel,
+    /// `/tournament start [TOURNAMENT]`.
+    TournamentStart {
+        /// Which tournament, by number or name; the one scheduled here when left out.
+        which: Option<String>,
+    },
+    /// `/tournament cancel [TOURNAMENT]`.
+    TournamentCancel {
+        /// Which tournament, by number or name; the only one scheduled when left out.
+        which: Option<String>,
+    },
     /// `/melee prize KNIGHT`: name the Melee's first prize (R37).
     MeleePrize {
         /// The knight.
         knight: String,
     },
-    /// `/enter`: enter the tournament.
-    Enter,
-    /// `/withdraw`: withdraw from the tournament.
-    Withdraw,
+    /// `/enter [TOURNAMENT]`: enter a tournament.
+    Enter {
+        /// Which tournament, by number or name; the next one scheduled when left out.
+        which: Option<String>,
+    },
+    /// `/withdraw [TOURNAMENT]`: withdraw from a tournament.
+    Withdraw {
+        /// Which tournament, by number or name; the one entered when left out.
+        which: Option<String>,
+    },
     /// `/bracket`: the Lists so far.
     Bracket,
     /// `/melee join SIDE` (R37).
@@ -462,11 +474,11 @@ impl Command {
             Command::Decide(d) => d.word(),
             Command::Tournament => "tournament",
             Command::TournamentSchedule(_) => "tournament schedule",
-            Command::TournamentStart => "tournament start",
-            Command::TournamentCancel => "tournament cancel",
+            Command::TournamentStart { .. } => "tournament start",
+            Command::TournamentCancel { .. } => "tournament cancel",
             Command::MeleePrize { .. } => "melee prize",
-            Command::Enter => "enter",
-            Command::Withdraw => "withdraw",
+            Command::Enter { .. } => "enter",
+            Command::Withdraw { .. } => "withdraw",
             Command::Bracket => "bracket",
             Command::MeleeJoin { .. } => "melee join",
             Command::Pass { .. } => "pass",
@@ -812,6 +824,16 @@ const OPT_NAME: ArgSpec = ArgSpec::pos(
     ArgKind::Knight,
     "the knight; yours when left out",
     "Alan",
+)
+.optional()
+.greedy();
+/// A tournament, by number (`2`, `#2`) or name, when more than one is scheduled.
+const WHICH: ArgSpec = ArgSpec::pos(
+    "which",
+    "TOURNAMENT",
+    ArgKind::Text,
+    "the tournament, by number or name",
+    "\"Yule Lists\"",
 )
 .optional()
 .greedy();
@@ -1258,46 +1280,46 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         path: &["tournament", "start"],
         aliases: &[],
-        usage: "/tournament start",
-        summary: "Start the scheduled tournament now.",
+        usage: "/tournament start [TOURNAMENT]",
+        summary: "Start a tournament held here now: the next one, or the one named.",
         example: "/tournament start",
-        args: &[],
+        args: &[WHICH],
         access: Access::Moderator,
         group: Group::Tournaments,
-        build: |_| Ok(Command::TournamentStart),
+        build: |v| Ok(Command::TournamentStart { which: v.opt("which")? }),
     },
     CommandSpec {
         path: &["tournament", "cancel"],
         aliases: &[],
-        usage: "/tournament cancel",
-        summary: "Cancel the scheduled tournament.",
-        example: "/tournament cancel",
-        args: &[],
+        usage: "/tournament cancel [TOURNAMENT]",
+        summary: "Cancel a scheduled tournament; name it when more than one is.",
+        example: "/tournament cancel \"Yule Lists\"",
+        args: &[WHICH],
         access: Access::Moderator,
         group: Group::Tournaments,
-        build: |_| Ok(Command::TournamentCancel),
+        build: |v| Ok(Command::TournamentCancel { which: v.opt("which")? }),
     },
     CommandSpec {
         path: &["enter"],
         aliases: &[],
-        usage: "/enter",
-        summary: "Enter your knight in the tournament.",
+        usage: "/enter [TOURNAMENT]",
+        summary: "Enter your knight in the next tournament, or the one named.",
         example: "/enter",
-        args: &[],
+        args: &[WHICH],
         access: Access::Everyone,
         group: Group::Tournaments,
-        build: |_| Ok(Command::Enter),
+        build: |v| Ok(Command::Enter { which: v.opt("which")? }),
     },
     CommandSpec {
         path: &["withdraw"],
         aliases: &[],
-        usage: "/withdraw",
-        summary: "Withdraw your knight from the tournament.",
+        usage: "/withdraw [TOURNAMENT]",
+        summary: "Withdraw your knight from the tournament entered, or the one named.",
         example: "/withdraw",
-        args: &[],
+        args: &[WHICH],
         access: Access::Everyone,
         group: Group::Tournaments,
-        build: |_| Ok(Command::Withdraw),
+        build: |v| Ok(Command::Withdraw { which: v.opt("which")? }),
     },
     CommandSpec {
         path: &["bracket"],
@@ -2983,11 +3005,18 @@ mod tests {
                     force: true,
                 }),
             ),
-            ("/tournament start", Command::TournamentStart),
-            ("/tournament Cancel", Command::TournamentCancel),
+            ("/tournament start", Command::TournamentStart { which: None }),
+            ("/tournament Cancel", Command::TournamentCancel { which: None }),
+            (
+                "/tournament cancel Yule Lists",
+                Command::TournamentCancel {
+                    which: Some("Yule Lists".into()),
+                },
+            ),
             ("/melee prize Alan", Command::MeleePrize { knight: alan() }),
-            ("/enter", Command::Enter),
-            ("/withdraw", Command::Withdraw),
+            ("/enter", Command::Enter { which: None }),
+            ("/enter #2", Command::Enter { which: Some("#2".into()) }),
+            ("/withdraw", Command::Withdraw { which: None }),
             ("/bracket", Command::Bracket),
             ("/melee join Ravens", Command::MeleeJoin { side: s("Ravens") }),
             ("/melee join The Ravens", Command::MeleeJoin { side: s("The Ravens") }),

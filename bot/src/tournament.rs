@@ -316,13 +316,27 @@ pub async fn show(app: &App, realm: Id, now: DateTime<Utc>) -> Result<Lines> {
                             .join(", ")
                     )
                 };
+                let due = (t.starts_at - now).num_seconds();
+                // Past due and not begun: its channel is still busy with a fight or another
+                // tournament, and it begins as soon as that ends.
+                let starts = if due > 0 {
+                    format!(
+                        "begins {} (in {}) in {}",
+                        when(app, t.starts_at),
+                        span(due),
+                        t.channel
+                    )
+                } else {
+                    format!(
+                        "was due {} in {} and begins once the channel is free",
+                        when(app, t.starts_at),
+                        t.channel
+                    )
+                };
                 lines.push(format!(
-                    "{} (#{}) begins {} (in {}) in {}{host}: {}; {entered}. /enter to take part.",
+                    "{} (#{}) {starts}{host}: {}; {entered}. /enter to take part.",
                     t.name,
                     t.id,
-                    when(app, t.starts_at),
-                    span((t.starts_at - now).num_seconds()),
-                    t.channel,
                     format_of(t.melee, t.remount, t.melee_minutes)
                 ));
             }
@@ -331,27 +345,99 @@ pub async fn show(app: &App, realm: Id, now: DateTime<Utc>) -> Result<Lines> {
     Ok(lines)
 }
 
-/// The next tournament still taking entries.
-async fn open_for_entries(app: &App, realm: Id) -> Result<Option<TournamentRecord>> {
-    Ok(app
+/// Whether `which` (`2`, `#2`, or a name in any case) names `t`.
+pub(crate) fn names_tournament(t: &TournamentRecord, which: &str) -> bool {
+    let which = which.trim();
+    which.trim_start_matches('#').parse::<Id>().ok() == Some(t.id)
+        || which.trim_matches('"').eq_ignore_ascii_case(&t.name)
+}
+
+/// "Yule Lists (#1, Sat 5 Dec 2026 18:00 UTC in #lists)", to tell scheduled tournaments apart.
+fn describe(app: &App, t: &TournamentRecord) -> String {
+    format!(
+        "{} (#{}, {} in {})",
+        t.name,
+        t.id,
+        when(app, t.starts_at),
+        t.channel
+    )
+}
+
+/// The scheduled tournament a command means: the one `which` names or, when left out, the one
+/// `prefer` keeps if it keeps exactly one, else the only one scheduled. `Err` is the reply.
+async fn pick(
+    app: &App,
+    realm: Id,
+    which: Option<&str>,
+    usage: &str,
+    prefer: impl Fn(&TournamentRecord) -> bool,
+) -> Result<Result<TournamentRecord, String>> {
+    let scheduled: Vec<TournamentRecord> = app
         .store
         .active_tournaments(realm)
         .await?
         .into_iter()
-        .find(|t| t.status == Status::Scheduled))
+        .filter(|t| t.status == Status::Scheduled)
+        .collect();
+    let listed = || {
+        scheduled
+            .iter()
+            .map(|t| describe(app, t))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    if let Some(which) = which {
+        return Ok(match scheduled.iter().find(|t| names_tournament(t, which)) {
+            Some(t) => Ok(t.clone()),
+            None if scheduled.is_empty() => Err(format!(
+                "No tournament named '{which}' is scheduled; none is. /tournament shows what is under way."
+            )),
+            None => Err(format!(
+                "No tournament named '{which}' is scheduled. Scheduled: {}. Usage: {usage}",
+                listed()
+            )),
+        });
+    }
+    let preferred: Vec<&TournamentRecord> = scheduled.iter().filter(|t| prefer(t)).collect();
+    Ok(match (preferred.as_slice(), scheduled.as_slice()) {
+        ([one], _) => Ok((*one).clone()),
+        ([], [one]) => Ok(one.clone()),
+        (_, []) => Err(String::new()),
+        _ => Err(format!(
+            "{} tournaments are scheduled: {}. Say which, by number or name: {usage}",
+            scheduled.len(),
+            listed()
+        )),
+    })
 }
 
-/// `/enter`: enters the speaker's knight in the next scheduled tournament.
-pub async fn enter(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Result<Lines> {
+/// `/enter [TOURNAMENT]`: enters the speaker's knight in a scheduled tournament: the one named,
+/// else the one held in `channel`, else the only one.
+pub async fn enter(
+    app: &App,
+    realm: Id,
+    user: &str,
+    which: Option<&str>,
+    channel: &str,
+    now: DateTime<Utc>,
+) -> Result<Lines> {
     let Some(k) = app.store.knight_of(realm, user).await? else {
         return Ok(vec![format!(
             "{user}, you have no knight to enter. Create one: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N --monarch MONARCH"
         )]);
     };
-    let Some(t) = open_for_entries(app, realm).await? else {
-        return Ok(vec![
-            "No tournament is taking entries. /tournament shows what is scheduled.".into(),
-        ]);
+    let t = match pick(app, realm, which, "/enter TOURNAMENT", |t| {
+        t.channel == channel
+    })
+    .await?
+    {
+        Ok(t) => t,
+        Err(e) if e.is_empty() => {
+            return Ok(vec![
+                "No tournament is taking entries. /tournament shows what is scheduled.".into(),
+            ])
+        }
+        Err(e) => return Ok(vec![e]),
     };
     if let Some(refusal) = crate::office::fight_refusal(app, &k).await? {
         return Ok(vec![refusal]);
@@ -371,15 +457,32 @@ pub async fn enter(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Resu
     ])
 }
 
-/// `/withdraw`: takes the speaker's knight out of the next scheduled tournament.
-pub async fn withdraw(app: &App, realm: Id, user: &str) -> Result<Lines> {
+/// `/withdraw [TOURNAMENT]`: takes the speaker's knight out of a scheduled tournament: the one
+/// named, else the one it has entered.
+pub async fn withdraw(app: &App, realm: Id, user: &str, which: Option<&str>) -> Result<Lines> {
     let Some(k) = app.store.knight_of(realm, user).await? else {
         return Ok(vec![format!("{user}, you have no knight entered.")]);
     };
-    let Some(t) = open_for_entries(app, realm).await? else {
-        return Ok(vec![
-            "No tournament is taking entries, so there is nothing to withdraw from.".into(),
-        ]);
+    let mut entered = Vec::new();
+    for t in app.store.active_tournaments(realm).await? {
+        if t.status == Status::Scheduled
+            && app.store.tournament_entries(t.id).await?.contains(&k.id)
+        {
+            entered.push(t.id);
+        }
+    }
+    let t = match pick(app, realm, which, "/withdraw TOURNAMENT", |t| {
+        entered.contains(&t.id)
+    })
+    .await?
+    {
+        Ok(t) => t,
+        Err(e) if e.is_empty() => {
+            return Ok(vec![
+                "No tournament is taking entries, so there is nothing to withdraw from.".into(),
+            ])
+        }
+        Err(e) => return Ok(vec![e]),
     };
     Ok(vec![
         if app.store.withdraw_from_tournament(t.id, k.id).await? {
@@ -394,19 +497,37 @@ pub async fn withdraw(app: &App, realm: Id, user: &str) -> Result<Lines> {
     ])
 }
 
-/// `/tournament cancel`: a moderator calls off the next tournament that has not begun.
-pub async fn cancel(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Result<Lines> {
+/// `/tournament cancel [TOURNAMENT]`: a moderator calls off a tournament that has not begun:
+/// the one named, or the only one scheduled. Calling one off is never a guess.
+pub async fn cancel(
+    app: &App,
+    realm: Id,
+    user: &str,
+    which: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Lines> {
     let active = app.store.active_tournaments(realm).await?;
-    let Some(t) = active.iter().find(|t| t.status == Status::Scheduled) else {
-        if let Some(t) = active.first() {
-            return Ok(vec![format!(
-                "{} is already under way in {}; a tournament that has begun runs to its end.",
-                t.name, t.channel
-            )]);
+    let running = active
+        .iter()
+        .find(|t| t.status == Status::Running && which.is_none_or(|w| names_tournament(t, w)));
+    let t = match pick(app, realm, which, "/tournament cancel TOURNAMENT", |_| {
+        false
+    })
+    .await?
+    {
+        Ok(t) => t,
+        Err(e) => {
+            return Ok(vec![match running {
+                Some(t) if e.is_empty() || which.is_some() => format!(
+                    "{} is already under way in {}; a tournament that has begun runs to its end.",
+                    t.name, t.channel
+                ),
+                _ if e.is_empty() => {
+                    "No tournament is scheduled; there is nothing to cancel.".into()
+                }
+                _ => e,
+            }])
         }
-        return Ok(vec![
-            "No tournament is scheduled; there is nothing to cancel.".into(),
-        ]);
     };
     if !app.store.cancel_tournament(t.id, user, now).await? {
         return Ok(vec![format!(

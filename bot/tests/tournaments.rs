@@ -2438,3 +2438,81 @@ mod: /melee start
     again.expect_not("offers Sir Bran a pass");
     assert_eq!(times(&again, "The Melee is over"), 1, "{}", again.out);
 }
+
+// With two tournaments scheduled, /enter, /withdraw, /tournament start and /tournament cancel take
+// the one named, by number or name. Left out: /enter takes the one held in the channel spoken
+// in, /withdraw the one entered; when that leaves more than one, Herald asks which rather than
+// guess, and a cancellation is never a guess. A tournament past its start, waiting for a fight in
+// its channel to end, is shown as due, not as beginning "in 0 seconds".
+#[tokio::test]
+async fn with_two_tournaments_scheduled_commands_take_the_one_named() {
+    let books = Books::new();
+    let t = format!(
+        "{}\
+mod: /tournament schedule \"Yule Lists\" 2026-12-05T18:00Z
+mod: /tournament schedule \"Midwinter Lists\" 2026-12-20T18:00Z --channel #hall --force
+[#yard] ailsa: /enter
+[#hall] ailsa: /enter
+[#yard] bran: /enter #1
+[#yard] bran: /enter Candlemas
+ailsa: /withdraw
+bran: /enter midwinter lists
+bran: /withdraw
+bran: /withdraw 2
+mod: /tournament cancel
+mod: /tournament start 2
+mod: /tournament cancel \"Midwinter Lists\"
+mod: /tournament
+",
+        knights(2)
+    );
+    let run = run_with(&books.path(), CONFIG, &t).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    in_order(
+        &run,
+        &[
+            "2 tournaments are scheduled: Yule Lists (#1, Sat 5 Dec 2026 18:00 UTC in #lists); Midwinter Lists (#2, Sun 20 Dec 2026 18:00 UTC in #hall). Say which, by number or name: /enter TOURNAMENT",
+            "Dame Ailsa enters Midwinter Lists, which begins Sun 20 Dec 2026 18:00 UTC in #hall.",
+            "Sir Bran enters Yule Lists, which begins Sat 5 Dec 2026 18:00 UTC in #lists.",
+            "No tournament named 'Candlemas' is scheduled. Scheduled: Yule Lists (#1,",
+            "Dame Ailsa withdraws from Midwinter Lists.",
+            "Sir Bran enters Midwinter Lists",
+            "2 tournaments are scheduled: Yule Lists (#1,",
+            "Sir Bran withdraws from Midwinter Lists.",
+            "Say which, by number or name: /tournament cancel TOURNAMENT",
+            "Midwinter Lists is held in #hall: say /tournament start there.",
+            "Midwinter Lists (#2), due Sun 20 Dec 2026 18:00 UTC in #hall, is cancelled by mod.",
+            "Yule Lists (#1) begins Sat 5 Dec 2026 18:00 UTC (in 4 days",
+        ],
+    );
+    run.expect_not("Midwinter Lists (#2) begins");
+    let store = books.store().await;
+    assert_eq!(
+        count(
+            &store,
+            "SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = 1"
+        )
+        .await,
+        1
+    );
+    assert_eq!(tournament_status(&store, 1).await, "scheduled");
+    assert_eq!(tournament_status(&store, 2).await, "cancelled");
+
+    // Due while a practice joust holds its channel: shown as due, not as "in 0 seconds".
+    let books = Books::new();
+    let t = format!(
+        "{}\
+mod: /tournament schedule \"Yule Lists\" in 1h
+@clock 2026-12-01T10:59:50Z
+ailsa: /joust bran
+bran: /accept
+@clock 2026-12-01T11:00:10Z
+mod: /tournament
+",
+        knights(2)
+    );
+    let run = run_with(&books.path(), CONFIG, &t).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Yule Lists (#1) was due Tue 1 Dec 2026 11:00 UTC in #lists and begins once the channel is free")
+        .expect_not("in 0 seconds");
+}

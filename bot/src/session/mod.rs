@@ -160,7 +160,7 @@ impl Session {
         // Each firing moves the deadline on, so this ends; the bound guards against one that
         // would not.
         for _ in 0..1_000 {
-            if !self.next_deadline().is_some_and(|d| d <= now) {
+            if self.next_deadline().is_none_or(|d| d > now) {
                 break;
             }
             lines.extend(self.on_deadline(now).await);

@@ -53,10 +53,10 @@ pub(super) fn handles(c: &Command) -> bool {
         c,
         Command::Tournament
             | Command::TournamentSchedule(_)
-            | Command::TournamentStart
-            | Command::TournamentCancel
-            | Command::Enter
-            | Command::Withdraw
+            | Command::TournamentStart { .. }
+            | Command::TournamentCancel { .. }
+            | Command::Enter { .. }
+            | Command::Withdraw { .. }
             | Command::Bracket
             | Command::MeleeOpen { .. }
             | Command::MeleeJoin { .. }
@@ -1311,42 +1311,54 @@ impl Session {
                 self.reload_tournaments(true, now).await?;
                 Ok(lines)
             }
-            Command::TournamentCancel => {
-                let lines = chat::cancel(&app, self.realm, user, now).await?;
+            Command::TournamentCancel { which } => {
+                let lines = chat::cancel(&app, self.realm, user, which.as_deref(), now).await?;
                 self.reload_tournaments(true, now).await?;
                 Ok(lines)
             }
-            Command::Enter => chat::enter(&app, self.realm, user, now).await,
-            Command::Withdraw => chat::withdraw(&app, self.realm, user).await,
+            Command::Enter { which } => {
+                chat::enter(&app, self.realm, user, which.as_deref(), &self.channel, now).await
+            }
+            Command::Withdraw { which } => {
+                chat::withdraw(&app, self.realm, user, which.as_deref()).await
+            }
             Command::Bracket => chat::bracket(&app, self.realm).await,
-            Command::TournamentStart => self.start_now(now).await,
+            Command::TournamentStart { which } => self.start_now(which.as_deref(), now).await,
             Command::MeleePrize { knight } => self.melee_prize(&knight, now).await,
             other => self.melee_command(user, other, now).await,
         }
     }
 
-    /// `/tournament start`: the next tournament held here starts now.
-    async fn start_now(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+    /// `/tournament start [TOURNAMENT]`: the one named, or the next one held here, starts now.
+    async fn start_now(&mut self, which: Option<&str>, now: DateTime<Utc>) -> Result<Lines> {
         if let Some(h) = self.running() {
             return Ok(vec![format!(
                 "{} is already under way here.",
                 h.record.name
             )]);
         }
-        let Some(i) = self.held.iter().position(|h| h.run.is_none()) else {
+        let meant = |t: &TournamentRecord| which.is_none_or(|w| chat::names_tournament(t, w));
+        let Some(i) = self
+            .held
+            .iter()
+            .position(|h| h.run.is_none() && meant(&h.record))
+        else {
             let elsewhere = self
                 .app
                 .store
                 .active_tournaments(self.realm)
                 .await?
                 .into_iter()
-                .find(|t| t.status == Status::Scheduled);
-            return Ok(vec![match elsewhere {
-                Some(t) => format!(
+                .find(|t| t.status == Status::Scheduled && meant(t));
+            return Ok(vec![match (elsewhere, which) {
+                (Some(t), _) => format!(
                     "{} is held in {}: say /tournament start there.",
                     t.name, t.channel
                 ),
-                None => "No tournament is scheduled. /tournament schedule NAME WHEN".into(),
+                (None, Some(w)) => {
+                    format!("No tournament named '{w}' is scheduled. /tournament shows what is.")
+                }
+                (None, None) => "No tournament is scheduled. /tournament schedule NAME WHEN".into(),
             }]);
         };
         if let Some(f) = &self.fight {
