@@ -2161,7 +2161,8 @@ bran: /melee prize Bran
 // =============================================================================================
 
 // R161: entries close at the start; a knight who withdrew before it does not ride; /enter and
-// /withdraw after it are refused. R165: a tournament under way cannot be cancelled. A
+// /withdraw after it are refused; psi is armed only once it is under way (R21). R165: a
+// tournament under way cannot be cancelled. A
 // tournament is started in the channel that holds it.
 #[tokio::test]
 async fn entries_close_at_the_start_and_a_withdrawal_before_it_counts() {
@@ -2177,6 +2178,7 @@ cara: /withdraw
 cara: /withdraw
 nobody: /enter
 ailsa: /bracket
+[#yard] ailsa: /psi apportation
 mod: /tournament start
 @dice 2 90 90 90 20
 [#yard] mod: /tournament start
@@ -2202,6 +2204,7 @@ mod: /tournament start
             "Dame Cara is not entered in Yule Lists. /enter to take part.",
             "nobody, you have no knight to enter.",
             "No Lists have been drawn yet.",
+            "[#yard] Yule Lists has not begun: arm psi for your match once it has (/psi SKILL).",
             "[#lists] Yule Lists is held in #yard: say /tournament start there.",
             "[#yard] Yule Lists begins! 2 knights ride in the Lists: Dame Ailsa, Sir Bran.",
             "[#yard] Round 1: Dame Ailsa vs Sir Bran.",

@@ -1266,13 +1266,28 @@ impl Session {
         user: &str,
         skill: Option<herald_engine::psiknight::PsiSkill>,
     ) -> Result<Option<Lines>> {
+        let Some(k) = self.app.store.knight_of(self.realm, user).await? else {
+            return Ok(None);
+        };
         let Some(r) = self.running_index() else {
+            // Entered in one not begun: the Lists are not drawn, so there is no match to arm for.
+            for h in &self.held {
+                if self
+                    .app
+                    .store
+                    .tournament_entries(h.record.id)
+                    .await?
+                    .contains(&k.id)
+                {
+                    return Ok(Some(vec![format!(
+                        "{} has not begun: arm psi for your match once it has (/psi SKILL).",
+                        h.record.name
+                    )]));
+                }
+            }
             return Ok(None);
         };
         let Some(run) = self.held[r].run.clone() else {
-            return Ok(None);
-        };
-        let Some(k) = self.app.store.knight_of(self.realm, user).await? else {
             return Ok(None);
         };
         if !still_in(&run).contains(&k.id) {
