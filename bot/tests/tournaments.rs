@@ -2162,8 +2162,7 @@ bran: /melee prize Bran
 
 // R161: entries close at the start; a knight who withdrew before it does not ride; /enter and
 // /withdraw after it are refused; psi is armed only once it is under way (R21). R165: a
-// tournament under way cannot be cancelled. A
-// tournament is started in the channel that holds it.
+// tournament under way cannot be cancelled. A tournament is started in the channel that holds it.
 #[tokio::test]
 async fn entries_close_at_the_start_and_a_withdrawal_before_it_counts() {
     let books = Books::new();
