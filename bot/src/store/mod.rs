@@ -84,6 +84,8 @@ pub struct OpenFight {
     pub seed: [u8; 32],
     /// Whether it counts as the pair's practice fight of the day.
     pub recorded: bool,
+    /// Whether it is fought for ransom (R33, R39).
+    pub ransom: bool,
     /// Every step so far.
     pub steps: Vec<Step>,
     /// The tournament it is a match of, if any.
@@ -1014,7 +1016,8 @@ impl Store {
     pub async fn fight(&self, id: Id) -> Result<OpenFight> {
         let row = sqlx::query(
             "SELECT channel, challenger_id, challenged_id, challenger_user, challenged_user, setup, seed, recorded, \
-             tournament_id FROM fights WHERE id = ?",
+             tournament_id, EXISTS (SELECT 1 FROM ransom_fights r WHERE r.fight_id = fights.id) AS ransom \
+             FROM fights WHERE id = ?",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -1067,6 +1070,7 @@ impl Store {
             setup,
             seed,
             recorded: row.try_get("recorded")?,
+            ransom: row.try_get("ransom")?,
             steps,
             tournament: row.try_get("tournament_id")?,
         })
