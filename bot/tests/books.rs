@@ -789,3 +789,54 @@ async fn retirement_ends_ties_hostilities_and_offers() {
         .await
         .expect("No knight or player named 'Brenna' here.");
 }
+
+// R33, R156: whether a fight is for ransom is fixed at its start; a fight for ransom resumed after
+// a restart still ends with the loser captured.
+#[tokio::test]
+async fn a_fight_for_ransom_resumed_after_a_restart_still_captures_the_loser() {
+    let books = Books::new();
+    let first = Herald::open(&books.path()).await;
+    first
+        .say(
+            "@clock 2026-12-01T10:00:00Z\n\
+             brenna: /knight create Brenna --top observe,dodge,sword --psi telepathy:40 --monarch seonaid --dame\n\
+             cai: /knight create Cai --top lance,shield,ride --psi catapsi:40 --monarch ragnar\n\
+             alice: /admin award Brenna 12 seed\n\
+             brenna: /land\n\
+             alice: /admin award Cai 12 seed\n\
+             cai: /land\n\
+             cai: /hostility declare Brenna\n",
+        )
+        .await;
+    // The joust of `lost_joust` up to Cai's answer to the R41 question: Brenna is unhorsed.
+    let joust = lost_joust(2, "brenna", "cai", "cai");
+    let (before, last) = joust
+        .trim_end()
+        .rsplit_once('\n')
+        .expect("a joust of several lines");
+    let run = first.say(before).await;
+    has(
+        &run.lines()
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>(),
+        "This joust is fought for ransom: Dame Brenna and Sir Cai are hostile (R33).",
+    );
+    let (brenna, cai) = (first.id("Brenna").await, first.id("Cai").await);
+    assert_eq!(winner_of(&first, 1).await, None);
+    drop(first);
+
+    // Herald restarts on the same books: the fight is restored, and Cai's answer ends it.
+    let second = Herald::open(&books.path()).await;
+    let run = second
+        .say(&format!("@clock 2026-12-02T10:05:00Z\n{last}\n"))
+        .await;
+    let lines = fight_for_ransom(&second, &run, 1, "Cai").await;
+    has(&lines, "Herald is back. Fight #1 resumes where it stood.");
+    has(
+        &lines,
+        "Dame Brenna is captured by Sir Cai and may not fight until released (R33).",
+    );
+    assert!(second.app.store.is_captive(brenna).await.unwrap());
+    assert_eq!(second.app.store.captor_of(brenna).await.unwrap(), Some(cai));
+}

@@ -1207,3 +1207,324 @@ async fn three_passes_without_an_unhorsing_are_a_draw_that_earns_nothing() {
         14
     );
 }
+
+// ----- many fights ending in one transaction -----
+
+/// Knights for the fights below; Lan holds lands, so his practice awards are split (R29).
+const BATCH_KNIGHTS: &str = "\
+@clock 2026-12-01T09:00:00Z
+alan: /knight create Alan --top lance,shield,ride --psi cpk:40 --monarch llewellyn
+brenna: /knight create Brenna --top observe,dodge,sword --psi telepathy:40 --monarch seonaid --dame
+cai: /knight create Cai --top lance,shield,ride --psi catapsi:40 --monarch ragnar
+dana: /knight create Dara --top observe,dodge,sword --psi hypercognition:40 --monarch seonaid --dame
+evan: /knight create Eoin --top lance,shield,ride --psi mesmerism:40 --monarch llewellyn
+gwen: /knight create Gwen --top lance,shield,ride --psi cpk:40 --monarch llewellyn --dame
+hugh: /knight create Hugh --top lance,shield,ride --psi cpk:40 --monarch ragnar
+lan: /knight create Lan --top lance,shield,ride --psi cpk:40 --monarch ragnar
+alice: /admin award Lan 12 seed
+lan: /land
+";
+
+/// How a fight of the batch ends.
+struct Ending {
+    kind: herald_engine::psiknight::MatchKind,
+    pair: [&'static str; 2],
+    /// The winning side, if any.
+    winner: Option<herald_engine::psiknight::Side>,
+    /// The sides left with a major injury (R12).
+    injured: &'static [herald_engine::psiknight::Side],
+    /// The realm day, at 12:00 UTC.
+    day: &'static str,
+}
+
+/// Starts a fight as the session does, and returns its end as the session would write it.
+async fn started(store: &Store, realm: i64, e: &Ending) -> herald_bot::store::FightEnd {
+    use herald_bot::store::{FightEnd, NewFight, Step};
+    use herald_engine::psiknight::{
+        event::EndReason, Decision, MatchKind, MatchSetup, Opening, Outcome, Side,
+    };
+    let at = instant(&format!("{}T12:00:00Z", e.day));
+    let mut knights = Vec::new();
+    for name in e.pair {
+        knights.push(store.knight_named(realm, name).await.unwrap().unwrap());
+    }
+    let setup = MatchSetup {
+        kind: e.kind,
+        opening: Opening::Joust,
+        knights: [knights[0].sheet.clone(), knights[1].sheet.clone()],
+        armed: [None, None],
+    };
+    let ids = [knights[0].id, knights[1].id];
+    let users = [knights[0].owner.as_str(), knights[1].owner.as_str()];
+    let start = Step {
+        side: None,
+        decision: None,
+        rolls: vec![(90, true), (90, true)],
+        at,
+    };
+    let (fight, recorded) = store
+        .start_fight(
+            NewFight {
+                realm,
+                channel: "#lists",
+                knights: ids,
+                users,
+                setup: &setup,
+                seed: [7; 32],
+                day: e.day,
+                at,
+                tournament: None,
+            },
+            &start,
+        )
+        .await
+        .unwrap();
+    let mut major_injury = [false; 2];
+    for s in e.injured {
+        major_injury[s.index()] = true;
+    }
+    let outcome = Outcome {
+        winner: e.winner,
+        reason: match e.winner {
+            Some(_) => EndReason::Unhorsed,
+            None => EndReason::NoUnhorsing,
+        },
+        unhorsed: [
+            e.winner == Some(Side::Challenged),
+            e.winner == Some(Side::Challenger),
+        ],
+        major_injury,
+        passes: 1,
+        swordplay: false,
+    };
+    FightEnd {
+        realm,
+        fight,
+        seq: 1,
+        last: Step {
+            side: Some(Side::Challenged),
+            decision: Some(Decision::High),
+            rolls: vec![(30, true), (50, true)],
+            at: at + chrono::Duration::minutes(1),
+        },
+        winner: e.winner.map(|w| ids[w.index()]),
+        injured: e.injured.iter().map(|s| ids[s.index()]).collect(),
+        outcome,
+        practice: e.kind == MatchKind::Practice,
+        recorded,
+        day: e.day.to_string(),
+        month: e.day[..7].to_string(),
+        tournament: None,
+    }
+}
+
+/// What the books say of every fight, award and injury, in order.
+type Rows = (
+    Vec<(
+        i64,
+        Option<String>,
+        Option<i64>,
+        Option<String>,
+        Option<String>,
+        bool,
+    )>,
+    Vec<(
+        i64,
+        i64,
+        i64,
+        i64,
+        String,
+        String,
+        Option<i64>,
+        String,
+        String,
+    )>,
+    Vec<(i64, String, i64)>,
+    Vec<(i64, i64, Option<String>, Option<String>, String, String)>,
+);
+
+async fn rows(store: &Store) -> Rows {
+    let pool = store.pool();
+    (
+        sqlx::query_as(
+            "SELECT id, ended_at, winner_id, reason, outcome, recorded FROM fights ORDER BY id",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap(),
+        sqlx::query_as(
+            "SELECT realm_id, knight_id, hp_halves, pp_halves, kind, reason, fight_id, month, at \
+             FROM ledger ORDER BY id",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap(),
+        sqlx::query_as(
+            "SELECT knight_id, day, fight_id FROM major_injuries ORDER BY knight_id, day",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap(),
+        sqlx::query_as(
+            "SELECT fight_id, seq, side, decision, rolls, at FROM fight_steps ORDER BY fight_id, seq",
+        )
+        .fetch_all(pool)
+        .await
+        .unwrap(),
+    )
+}
+
+/// Plays the same practice month on a fresh file, ending the last fights in one transaction
+/// (`batched`) or one by one; returns the awards of those last fights, the books, and the ids
+/// of Alan and Lan.
+async fn practice_month(batched: bool) -> (Vec<herald_bot::store::FightAward>, Rows, [i64; 2]) {
+    use herald_engine::psiknight::MatchKind::{Lists, Practice};
+    use herald_engine::psiknight::Side::{Challenged, Challenger};
+    let books = Books::new();
+    let run = run_with(
+        &books.path(),
+        "[permissions]\nadmins = [\"alice\"]\n",
+        BATCH_KNIGHTS,
+    )
+    .await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Sir Lan exchanges 12 HP for a grant of lands");
+    let store = books.store().await;
+    let realm = store.realm("local").await.unwrap();
+    // Alan's first three practice wins of December, each ended alone.
+    for rival in ["Brenna", "Cai", "Dara"] {
+        let end = started(
+            &store,
+            realm,
+            &Ending {
+                kind: Practice,
+                pair: ["Alan", rival],
+                winner: Some(Challenger),
+                injured: &[],
+                day: "2026-12-02",
+            },
+        )
+        .await;
+        let award = store.finish_fight(end).await.unwrap();
+        assert!(matches!(
+            award,
+            herald_bot::store::FightAward::Awarded { .. }
+        ));
+    }
+    // The fights that end together on the 3rd.
+    let endings = [
+        // Alan's fourth practice win of the month: paid.
+        Ending {
+            kind: Practice,
+            pair: ["Alan", "Eoin"],
+            winner: Some(Challenger),
+            injured: &[],
+            day: "2026-12-03",
+        },
+        // His fifth, in the same batch: nothing (R28).
+        Ending {
+            kind: Practice,
+            pair: ["Brenna", "Alan"],
+            winner: Some(Challenged),
+            injured: &[],
+            day: "2026-12-03",
+        },
+        // A landed winner: the award split (R29); the loser out for the day (R12).
+        Ending {
+            kind: Practice,
+            pair: ["Lan", "Cai"],
+            winner: Some(Challenger),
+            injured: &[Challenged],
+            day: "2026-12-03",
+        },
+        // A draw earns nothing (R28).
+        Ending {
+            kind: Practice,
+            pair: ["Dara", "Gwen"],
+            winner: None,
+            injured: &[],
+            day: "2026-12-03",
+        },
+        // Alan and Eoin's second practice of the day: not recorded (R26).
+        Ending {
+            kind: Practice,
+            pair: ["Eoin", "Alan"],
+            winner: Some(Challenger),
+            injured: &[],
+            day: "2026-12-03",
+        },
+        // Not a practice fight: no practice Honor, but its injuries count.
+        Ending {
+            kind: Lists,
+            pair: ["Hugh", "Gwen"],
+            winner: Some(Challenger),
+            injured: &[Challenger, Challenged],
+            day: "2026-12-03",
+        },
+    ];
+    let mut ends = Vec::new();
+    for e in &endings {
+        ends.push(started(&store, realm, e).await);
+    }
+    let awards = if batched {
+        store.finish_fights(ends).await.unwrap()
+    } else {
+        let mut awards = Vec::new();
+        for end in ends {
+            awards.push(store.finish_fight(end).await.unwrap());
+        }
+        awards
+    };
+    let ids = [
+        knight_id(&store, "Alan").await,
+        knight_id(&store, "Lan").await,
+    ];
+    (awards, rows(&store).await, ids)
+}
+
+// The book writer ends the fights of one batch with a few statements for them all; the awards
+// and the books must be those of ending them one by one, including a fifth practice win of the
+// month that comes in the same batch as the fourth (R26, R28, R29, R12).
+#[tokio::test]
+async fn fights_ended_in_one_batch_are_booked_as_if_ended_one_by_one() {
+    use herald_bot::store::FightAward;
+    use herald_engine::psiknight::books::Points;
+    let (alone, alone_rows, [alan, lan]) = practice_month(false).await;
+    let (batched, batched_rows, ids) = practice_month(true).await;
+    assert_eq!(ids, [alan, lan]);
+    let half = Points::from_halves(1);
+    assert_eq!(
+        alone,
+        vec![
+            FightAward::Awarded {
+                knight: alan,
+                hp: Points::from_halves(2),
+                pp: Points::ZERO
+            },
+            FightAward::MonthlyLimit { knight: alan },
+            FightAward::Awarded {
+                knight: lan,
+                hp: half,
+                pp: half
+            },
+            FightAward::Draw,
+            FightAward::NotRecorded,
+            FightAward::None,
+        ]
+    );
+    assert_eq!(batched, alone);
+    assert_eq!(batched_rows.0, alone_rows.0, "the fights");
+    assert_eq!(batched_rows.1, alone_rows.1, "the ledger");
+    assert_eq!(batched_rows.2, alone_rows.2, "the major injuries");
+    assert_eq!(batched_rows.3, alone_rows.3, "the fight steps");
+    // Three wins before, the fourth and Lan's: five practice rows, and the admin's seed for Lan.
+    let practice: Vec<_> = alone_rows.1.iter().filter(|r| r.4 == "practice").collect();
+    assert_eq!(practice.len(), 5);
+    assert_eq!(practice[3].1, alan);
+    assert_eq!(practice[4].1, lan);
+    assert_eq!((practice[4].2, practice[4].3), (1, 1));
+    // Every fight ended; Cai, Hugh and Gwen out for the 3rd.
+    assert!(alone_rows.0.iter().all(|f| f.1.is_some()));
+    assert_eq!(alone_rows.2.len(), 3);
+    assert!(alone_rows.2.iter().all(|i| i.1 == "2026-12-03"));
+}

@@ -63,6 +63,8 @@ struct Live {
     /// "Dara", for events.
     plain: Names,
     recorded: bool,
+    /// Fought for ransom (R33, R39): the loser is captured at the end.
+    for_ransom: bool,
     seq: i64,
     deadline: DateTime<Utc>,
 }
@@ -443,6 +445,7 @@ impl Session {
             }
             _ => None,
         };
+        let for_ransom = ransom.is_some();
         let styled = [c.knights[0].styled(), c.knights[1].styled()];
         let plain = [
             c.knights[0].sheet.name.clone(),
@@ -475,6 +478,7 @@ impl Session {
             styled,
             plain,
             recorded,
+            for_ransom,
             seq: 1,
             deadline: now + self.timeout(),
         };
@@ -708,7 +712,7 @@ impl Session {
         }];
         lines.retain(|l| !l.is_empty());
         // R33: the loser of a fight for ransom is captured.
-        if let Some(w) = winner_side {
+        if let (Some(w), true) = (winner_side, f.for_ransom) {
             lines.extend(
                 office::capture_after_fight(
                     &self.app,
@@ -874,6 +878,7 @@ impl Session {
             styled,
             plain,
             recorded: fight.recorded,
+            for_ransom: fight.ransom,
             seq: fight.steps.len() as i64,
             deadline: now + self.timeout(),
         });

@@ -10,8 +10,9 @@ use herald_engine::psiknight::{
     Style,
 };
 use serde::{Deserialize, Serialize};
+use sqlx::pool::PoolConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::{Row, Sqlite, SqlitePool};
 use std::path::Path;
 use std::str::FromStr;
 use thiserror::Error;
@@ -83,6 +84,8 @@ pub struct OpenFight {
     pub seed: [u8; 32],
     /// Whether it counts as the pair's practice fight of the day.
     pub recorded: bool,
+    /// Whether it is fought for ransom (R33, R39).
+    pub ransom: bool,
     /// Every step so far.
     pub steps: Vec<Step>,
     /// The tournament it is a match of, if any.
@@ -149,6 +152,22 @@ enum Write {
         Box<FightEnd>,
         tokio::sync::oneshot::Sender<Result<FightAward, String>>,
     ),
+    /// Fight ends that must share one transaction ([`Store::finish_fights`]).
+    Ends(
+        Vec<FightEnd>,
+        tokio::sync::oneshot::Sender<Result<Vec<FightAward>, String>>,
+    ),
+}
+
+impl Write {
+    /// The fight ends this write carries, in order.
+    fn ends(&self) -> &[FightEnd] {
+        match self {
+            Write::Step(_) => &[],
+            Write::End(end, _) => std::slice::from_ref(&**end),
+            Write::Ends(ends, _) => ends,
+        }
+    }
 }
 
 /// The end of a fight, to write.
@@ -209,67 +228,276 @@ pub enum FightAward {
 /// The most steps committed in one transaction.
 const STEP_BATCH: usize = 512;
 
-/// Writes a batch in one transaction: every step with one statement, then each fight's end.
-/// Returns the fight ends' awards, in order.
-async fn write_batch(pool: &SqlitePool, batch: &[Write]) -> Result<Vec<FightAward>> {
-    let mut tx = pool.begin().await?;
+/// The most parameters SQLite binds in one statement (`SQLITE_MAX_VARIABLE_NUMBER`).
+const MAX_BINDS: usize = 32_766;
+
+/// A multi-row statement over `rows`, split so that no statement binds more than SQLite allows:
+/// each chunk of rows with its SQL, made by `sql` from the chunk's VALUES list
+/// ("(?, ?), (?, ?)"), for rows of `per_row` parameters each.
+fn values_chunks<'a, T>(
+    rows: &'a [T],
+    per_row: usize,
+    sql: impl Fn(&str) -> String + 'a,
+) -> impl Iterator<Item = (String, &'a [T])> + 'a {
+    let per_row = per_row.max(1);
+    let row = format!("({})", vec!["?"; per_row].join(", "));
+    rows.chunks((MAX_BINDS / per_row).max(1)).map(move |chunk| {
+        let mut values = String::with_capacity(chunk.len() * (row.len() + 2));
+        for i in 0..chunk.len() {
+            if i > 0 {
+                values.push_str(", ");
+            }
+            values.push_str(&row);
+        }
+        (sql(&values), chunk)
+    })
+}
+
+/// Writes a batch in one transaction: every step with one statement, then every fight's end
+/// with a few statements for the whole batch. Returns the fight ends' awards, in order.
+async fn write_batch(
+    conn: &mut sqlx::SqliteConnection,
+    batch: &[Write],
+) -> Result<Vec<FightAward>> {
+    use sqlx::Connection;
+    let mut tx = conn.begin().await?;
     // Every step of the batch, a fight's last one included, goes in with one statement.
-    let steps: Vec<(Id, i64, &Step)> = batch
-        .iter()
-        .map(|w| match w {
-            Write::Step(s) => (s.fight, s.seq, &s.step),
-            Write::End(end, _) => (end.fight, end.seq, &end.last),
-        })
-        .collect();
+    let mut steps: Vec<(Id, i64, &Step)> = Vec::with_capacity(batch.len());
+    let mut ends: Vec<&FightEnd> = Vec::new();
+    for w in batch {
+        if let Write::Step(s) = w {
+            steps.push((s.fight, s.seq, &s.step));
+        }
+        for end in w.ends() {
+            steps.push((end.fight, end.seq, &end.last));
+            ends.push(end);
+        }
+    }
     if !steps.is_empty() {
         insert_steps(&mut tx, &steps).await?;
     }
-    let mut awards = Vec::new();
-    for w in batch {
-        if let Write::End(end, _) = w {
-            awards.push(Store::finish_in(&mut tx, end).await?);
-            if let Some((id, state)) = &end.tournament {
-                Store::save_tournament_in(&mut tx, *id, state).await?;
-            }
+    let awards = finish_all(&mut tx, &ends).await?;
+    for end in &ends {
+        if let Some((id, state)) = &end.tournament {
+            Store::save_tournament_in(&mut tx, *id, state).await?;
         }
     }
     tx.commit().await?;
     Ok(awards)
 }
 
-/// Inserts steps with one statement: one round trip to SQLite.
+/// Inserts steps with one statement (more only past SQLite's limit on parameters): one round
+/// trip to SQLite.
 async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)]) -> Result<()> {
-    let mut sql =
-        String::from("INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES ");
-    for i in 0..batch.len() {
-        sql.push_str(if i == 0 {
-            "(?, ?, ?, ?, ?, ?)"
-        } else {
-            ", (?, ?, ?, ?, ?, ?)"
-        });
+    let statements = values_chunks(batch, 6, |values| {
+        format!(
+            "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES {values}"
+        )
+    });
+    for (sql, chunk) in statements {
+        let mut query = sqlx::query(&sql);
+        for &(fight, seq, step) in chunk {
+            query = query
+                .bind(fight)
+                .bind(seq)
+                .bind(step.side.map(side_name))
+                .bind(
+                    step.decision
+                        .map(|d| serde_json::to_string(&d))
+                        .transpose()?,
+                )
+                .bind(serde_json::to_string(&step.rolls)?)
+                .bind(step.at.to_rfc3339());
+        }
+        query.execute(&mut *tx).await?;
     }
-    let mut query = sqlx::query(&sql);
-    for &(fight, seq, step) in batch {
-        query = query
-            .bind(fight)
-            .bind(seq)
-            .bind(step.side.map(side_name))
-            .bind(
-                step.decision
-                    .map(|d| serde_json::to_string(&d))
-                    .transpose()?,
-            )
-            .bind(serde_json::to_string(&step.rolls)?)
-            .bind(step.at.to_rfc3339());
-    }
-    query.execute(&mut *tx).await?;
     Ok(())
+}
+
+/// A winner's practice standing in a month: whether landed, and the practice awards already
+/// paid (R28, R29).
+struct Standing {
+    landed: bool,
+    had: i64,
+}
+
+/// The ends of a batch of fights inside the writer's transaction (their last steps are inserted
+/// with the batch's other steps): outcomes, major injuries (R12) and practice Honor (R26–R29),
+/// each kind with one statement for the whole batch. The awards are counted in batch order, so
+/// two wins of one knight in one batch count each other, exactly as if ended one by one.
+async fn finish_all(
+    tx: &mut sqlx::SqliteConnection,
+    ends: &[&FightEnd],
+) -> Result<Vec<FightAward>> {
+    if ends.is_empty() {
+        return Ok(Vec::new());
+    }
+    // The outcomes. A fight already ended keeps its first end, as one by one.
+    let mut ended = std::collections::HashSet::with_capacity(ends.len());
+    let mut outcomes = Vec::with_capacity(ends.len());
+    for end in ends {
+        if !ended.insert(end.fight) {
+            continue;
+        }
+        let reason = serde_json::to_value(end.outcome.reason)?;
+        outcomes.push((
+            end.fight,
+            end.last.at.to_rfc3339(),
+            end.winner,
+            reason.as_str().unwrap_or_default().to_string(),
+            serde_json::to_string(&end.outcome)?,
+        ));
+    }
+    let statements = values_chunks(&outcomes, 5, |values| {
+        format!(
+            "UPDATE fights SET ended_at = v.column2, winner_id = v.column3, reason = v.column4, \
+             outcome = v.column5 FROM (VALUES {values}) AS v \
+             WHERE fights.id = v.column1 AND fights.ended_at IS NULL"
+        )
+    });
+    for (sql, chunk) in statements {
+        let mut query = sqlx::query(&sql);
+        for (fight, at, winner, reason, outcome) in chunk {
+            query = query
+                .bind(fight)
+                .bind(at)
+                .bind(winner)
+                .bind(reason)
+                .bind(outcome);
+        }
+        query.execute(&mut *tx).await?;
+    }
+
+    // Major injuries (R12): the first fight to injure a knight on a day is the one recorded.
+    let injuries: Vec<(Id, &str, Id)> = ends
+        .iter()
+        .flat_map(|end| {
+            end.injured
+                .iter()
+                .map(|&k| (k, end.day.as_str(), end.fight))
+        })
+        .collect();
+    let statements = values_chunks(&injuries, 3, |values| {
+        format!(
+            "INSERT INTO major_injuries (knight_id, day, fight_id) VALUES {values} ON CONFLICT DO NOTHING"
+        )
+    });
+    for (sql, chunk) in statements {
+        let mut query = sqlx::query(&sql);
+        for &(knight, day, fight) in chunk {
+            query = query.bind(knight).bind(day).bind(fight);
+        }
+        query.execute(&mut *tx).await?;
+    }
+
+    // The practice standing of every winner who may earn Honor, per month (R28, R29).
+    let mut keys: Vec<(Id, &str)> = Vec::new();
+    for end in ends {
+        if let (true, Some(winner), true) = (end.practice, end.winner, end.recorded) {
+            let key = (winner, end.month.as_str());
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    let mut standings: std::collections::HashMap<(Id, String), Standing> =
+        std::collections::HashMap::with_capacity(keys.len());
+    let statements = values_chunks(&keys, 2, |values| {
+        format!(
+            "SELECT v.column1 AS knight, v.column2 AS month, k.landed AS landed, \
+             (SELECT COUNT(*) FROM ledger l WHERE l.knight_id = v.column1 AND l.month = v.column2 \
+             AND l.kind = 'practice' AND l.revokes IS NULL) AS had \
+             FROM (VALUES {values}) AS v JOIN knights k ON k.id = v.column1"
+        )
+    });
+    for (sql, chunk) in statements {
+        let mut query = sqlx::query(&sql);
+        for &(knight, month) in chunk {
+            query = query.bind(knight).bind(month);
+        }
+        for row in query.fetch_all(&mut *tx).await? {
+            standings.insert(
+                (row.try_get("knight")?, row.try_get("month")?),
+                Standing {
+                    landed: row.try_get("landed")?,
+                    had: row.try_get("had")?,
+                },
+            );
+        }
+    }
+
+    // The awards, in batch order; each award paid counts against the next (R28).
+    let mut awards = Vec::with_capacity(ends.len());
+    let mut ledger = Vec::new();
+    for end in ends {
+        if !end.practice {
+            awards.push(FightAward::None);
+            continue;
+        }
+        let (Some(winner), true) = (end.winner, end.recorded) else {
+            awards.push(if end.winner.is_none() {
+                FightAward::Draw
+            } else {
+                FightAward::NotRecorded
+            });
+            continue;
+        };
+        let standing = standings
+            .get_mut(&(winner, end.month.clone()))
+            .with_context(|| format!("there is no knight #{winner}"))?;
+        let had = u32::try_from(standing.had).unwrap_or(u32::MAX);
+        match rules::practice_award(had, standing.landed) {
+            Ok(award) => {
+                standing.had += 1;
+                ledger.push((end, winner, award.hp.halves(), award.pp.halves()));
+                awards.push(FightAward::Awarded {
+                    knight: winner,
+                    hp: award.hp,
+                    pp: award.pp,
+                });
+            }
+            Err(rules::PracticeRefusal::MonthlyLimit) => {
+                awards.push(FightAward::MonthlyLimit { knight: winner });
+            }
+        }
+    }
+    let statements = values_chunks(&ledger, 9, |values| {
+        format!(
+            "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, fight_id, \
+             month, at) VALUES {values}"
+        )
+    });
+    for (sql, chunk) in statements {
+        let mut query = sqlx::query(&sql);
+        for &(end, winner, hp, pp) in chunk {
+            query = query
+                .bind(end.realm)
+                .bind(winner)
+                .bind(hp)
+                .bind(pp)
+                .bind("practice")
+                .bind(format!("practice win, fight #{}", end.fight))
+                .bind(end.fight)
+                .bind(&end.month)
+                .bind(end.last.at.to_rfc3339());
+        }
+        query.execute(&mut *tx).await?;
+    }
+    Ok(awards)
 }
 
 /// Commits fight steps and fight ends in batches: every write that arrives while a transaction is
 /// being written joins the next one. Each sender is answered only after its write is committed,
 /// so a reply never runs ahead of the books, while many channels share one commit (group commit).
-async fn book_writer(pool: SqlitePool, mut rx: tokio::sync::mpsc::Receiver<Write>) {
+async fn book_writer(
+    pool: SqlitePool,
+    mut rx: tokio::sync::mpsc::Receiver<Write>,
+    keep_connection: bool,
+) {
+    // A file database: the writer keeps one connection between batches, sparing the pool's
+    // round trips for every commit, and takes another only after an error. In memory, the one
+    // connection is everyone's: it is taken for each batch and given back.
+    let mut held: Option<PoolConnection<Sqlite>> = None;
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < STEP_BATCH {
@@ -278,27 +506,48 @@ async fn book_writer(pool: SqlitePool, mut rx: tokio::sync::mpsc::Receiver<Write
                 Err(_) => break,
             }
         }
-        let result = write_batch(&pool, &batch)
-            .await
-            .map_err(|e| format!("{e:#}"));
-        let mut ends = match &result {
-            Ok(ends) => ends.clone().into_iter(),
+        let result = match held.take() {
+            Some(conn) => Ok(conn),
+            None => pool.acquire().await.map_err(anyhow::Error::from),
+        };
+        let result = match result {
+            Ok(mut conn) => {
+                let written = write_batch(&mut conn, &batch).await;
+                if written.is_ok() && keep_connection {
+                    held = Some(conn);
+                }
+                written
+            }
+            Err(e) => Err(e),
+        }
+        .map_err(|e| format!("{e:#}"));
+        let mut awards = match &result {
+            Ok(awards) => awards.clone().into_iter(),
             Err(_) => Vec::new().into_iter(),
+        };
+        let mut next = |n: usize| -> Result<Vec<FightAward>, String> {
+            match &result {
+                Ok(_) => {
+                    let taken: Vec<FightAward> = awards.by_ref().take(n).collect();
+                    if taken.len() == n {
+                        Ok(taken)
+                    } else {
+                        Err("a fight end went missing".to_string())
+                    }
+                }
+                Err(e) => Err(e.clone()),
+            }
         };
         for w in batch {
             match w {
                 Write::Step(s) => {
-                    let _ = s
-                        .done
-                        .send(result.as_ref().map(|_| ()).map_err(Clone::clone));
+                    let _ = s.done.send(next(0).map(|_| ()));
                 }
                 Write::End(_, done) => {
-                    let _ = done.send(match &result {
-                        Ok(_) => ends
-                            .next()
-                            .ok_or_else(|| "a fight end went missing".to_string()),
-                        Err(e) => Err(e.clone()),
-                    });
+                    let _ = done.send(next(1).map(|mut a| a.remove(0)));
+                }
+                Write::Ends(ends, done) => {
+                    let _ = done.send(next(ends.len()));
                 }
             }
         }
@@ -342,8 +591,12 @@ impl Store {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(std::time::Duration::from_secs(10));
+        // The book writer keeps one connection for itself; the others serve readers. A SQLite
+        // connection is a thread in this process, not a socket that goes stale: it is not pinged
+        // before each use.
         let pool = SqlitePoolOptions::new()
-            .max_connections(4)
+            .max_connections(5)
+            .test_before_acquire(false)
             .connect_with(options)
             .await
             .with_context(|| format!("cannot open the database {}", path.display()))?;
@@ -351,7 +604,7 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
-        Ok(Store::with_pool(pool))
+        Ok(Store::with_pool(pool, true))
     }
 
     /// A fresh database in memory (one connection, so every query sees the same data), for
@@ -370,12 +623,14 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
-        Ok(Store::with_pool(pool))
+        Ok(Store::with_pool(pool, false))
     }
 
-    fn with_pool(pool: SqlitePool) -> Store {
+    /// The store over `pool`, its book writer keeping a connection of its own if `keep_connection`
+    /// (a file database; in memory the pool's one connection is shared).
+    fn with_pool(pool: SqlitePool, keep_connection: bool) -> Store {
         let (writes, rx) = tokio::sync::mpsc::channel(4 * STEP_BATCH);
-        tokio::spawn(book_writer(pool.clone(), rx));
+        tokio::spawn(book_writer(pool.clone(), rx, keep_connection));
         Store { pool, writes }
     }
 
@@ -727,75 +982,19 @@ impl Store {
             .map_err(|e| anyhow::anyhow!("cannot write the end of a fight: {e}"))
     }
 
-    /// The end of a fight inside the writer's transaction; its last step is inserted with the
-    /// batch's other steps.
-    async fn finish_in(tx: &mut sqlx::SqliteConnection, end: &FightEnd) -> Result<FightAward> {
-        let at = end.last.at.to_rfc3339();
-        let reason = serde_json::to_value(end.outcome.reason)?;
-        sqlx::query(
-            "UPDATE fights SET ended_at = ?, winner_id = ?, reason = ?, outcome = ? WHERE id = ? AND ended_at IS NULL",
-        )
-        .bind(&at)
-        .bind(end.winner)
-        .bind(reason.as_str().unwrap_or_default())
-        .bind(serde_json::to_string(&end.outcome)?)
-        .bind(end.fight)
-        .execute(&mut *tx)
-        .await?;
-        for &k in &end.injured {
-            sqlx::query(
-                "INSERT INTO major_injuries (knight_id, day, fight_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            )
-            .bind(k)
-            .bind(&end.day)
-            .bind(end.fight)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if !end.practice {
-            return Ok(FightAward::None);
-        }
-        let (Some(winner), true) = (end.winner, end.recorded) else {
-            return Ok(if end.winner.is_none() {
-                FightAward::Draw
-            } else {
-                FightAward::NotRecorded
-            });
-        };
-        let row = sqlx::query(
-            "SELECT landed, (SELECT COUNT(*) FROM ledger WHERE knight_id = ?1 AND month = ?2              AND kind = 'practice' AND revokes IS NULL) AS had FROM knights WHERE id = ?1",
-        )
-        .bind(winner)
-        .bind(&end.month)
-        .fetch_one(&mut *tx)
-        .await?;
-        let had: i64 = row.try_get("had")?;
-        let landed: bool = row.try_get("landed")?;
-        let award = match rules::practice_award(u32::try_from(had).unwrap_or(u32::MAX), landed) {
-            Ok(award) => award,
-            Err(rules::PracticeRefusal::MonthlyLimit) => {
-                return Ok(FightAward::MonthlyLimit { knight: winner })
-            }
-        };
-        sqlx::query(
-            "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, fight_id, month, at) \
-             VALUES (?, ?, ?, ?, 'practice', ?, ?, ?, ?)",
-        )
-        .bind(end.realm)
-        .bind(winner)
-        .bind(award.hp.halves())
-        .bind(award.pp.halves())
-        .bind(format!("practice win, fight #{}", end.fight))
-        .bind(end.fight)
-        .bind(&end.month)
-        .bind(&at)
-        .execute(&mut *tx)
-        .await?;
-        Ok(FightAward::Awarded {
-            knight: winner,
-            hp: award.hp,
-            pp: award.pp,
-        })
+    /// Ends several fights in one transaction, as the book writer does with fights that end at
+    /// once in many channels: the same books and the same awards, in order, as ending them one by
+    /// one with [`Store::finish_fight`] in that order.
+    pub async fn finish_fights(&self, ends: Vec<FightEnd>) -> Result<Vec<FightAward>> {
+        let (done, committed) = tokio::sync::oneshot::channel();
+        self.writes
+            .send(Write::Ends(ends, done))
+            .await
+            .map_err(|_| anyhow::anyhow!("the book writer has stopped"))?;
+        committed
+            .await
+            .map_err(|_| anyhow::anyhow!("the book writer has stopped"))?
+            .map_err(|e| anyhow::anyhow!("cannot write the end of a fight: {e}"))
     }
 
     /// Every fight not yet ended, with its steps, for restoring after a restart.
@@ -817,7 +1016,8 @@ impl Store {
     pub async fn fight(&self, id: Id) -> Result<OpenFight> {
         let row = sqlx::query(
             "SELECT channel, challenger_id, challenged_id, challenger_user, challenged_user, setup, seed, recorded, \
-             tournament_id FROM fights WHERE id = ?",
+             tournament_id, EXISTS (SELECT 1 FROM ransom_fights r WHERE r.fight_id = fights.id) AS ransom \
+             FROM fights WHERE id = ?",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -870,6 +1070,7 @@ impl Store {
             setup,
             seed,
             recorded: row.try_get("recorded")?,
+            ransom: row.try_get("ransom")?,
             steps,
             tournament: row.try_get("tournament_id")?,
         })
