@@ -363,20 +363,27 @@ fn describe(app: &App, t: &TournamentRecord) -> String {
     )
 }
 
-/// The scheduled tournament a command means: the one `which` names or, when left out, the one
-/// `prefer` keeps if it keeps exactly one, else the only one scheduled. `Err` is the reply.
-async fn pick(
+/// Which scheduled tournament a command means.
+enum Pick<'a> {
+    /// This one.
+    Found(&'a TournamentRecord),
+    /// None is scheduled.
+    NoneScheduled,
+    /// Not one: the reply says why and how to name it.
+    Refused(String),
+}
+
+/// The scheduled tournament among `active` that a command means: the one `which` names or, when
+/// left out, the one `prefer` keeps if it keeps exactly one, else the only one scheduled.
+fn pick<'a>(
     app: &App,
-    realm: Id,
+    active: &'a [TournamentRecord],
     which: Option<&str>,
     usage: &str,
     prefer: impl Fn(&TournamentRecord) -> bool,
-) -> Result<Result<TournamentRecord, String>> {
-    let scheduled: Vec<TournamentRecord> = app
-        .store
-        .active_tournaments(realm)
-        .await?
-        .into_iter()
+) -> Pick<'a> {
+    let scheduled: Vec<&TournamentRecord> = active
+        .iter()
         .filter(|t| t.status == Status::Scheduled)
         .collect();
     let listed = || {
@@ -387,28 +394,28 @@ async fn pick(
             .join("; ")
     };
     if let Some(which) = which {
-        return Ok(match scheduled.iter().find(|t| names_tournament(t, which)) {
-            Some(t) => Ok(t.clone()),
-            None if scheduled.is_empty() => Err(format!(
+        return match scheduled.iter().find(|t| names_tournament(t, which)) {
+            Some(t) => Pick::Found(t),
+            None if scheduled.is_empty() => Pick::Refused(format!(
                 "No tournament named '{which}' is scheduled; none is. /tournament shows what is under way."
             )),
-            None => Err(format!(
+            None => Pick::Refused(format!(
                 "No tournament named '{which}' is scheduled. Scheduled: {}. Usage: {usage}",
                 listed()
             )),
-        });
+        };
     }
-    let preferred: Vec<&TournamentRecord> = scheduled.iter().filter(|t| prefer(t)).collect();
-    Ok(match (preferred.as_slice(), scheduled.as_slice()) {
-        ([one], _) => Ok((*one).clone()),
-        ([], [one]) => Ok(one.clone()),
-        (_, []) => Err(String::new()),
-        _ => Err(format!(
+    let preferred: Vec<&TournamentRecord> =
+        scheduled.iter().copied().filter(|t| prefer(t)).collect();
+    match (preferred.as_slice(), scheduled.as_slice()) {
+        ([one], _) | ([], [one]) => Pick::Found(one),
+        (_, []) => Pick::NoneScheduled,
+        _ => Pick::Refused(format!(
             "{} tournaments are scheduled: {}. Say which, by number or name: {usage}",
             scheduled.len(),
             listed()
         )),
-    })
+    }
 }
 
 /// `/enter [TOURNAMENT]`: enters the speaker's knight in a scheduled tournament: the one named,
@@ -426,18 +433,17 @@ pub async fn enter(
             "{user}, you have no knight to enter. Create one: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N --monarch MONARCH"
         )]);
     };
-    let t = match pick(app, realm, which, "/enter TOURNAMENT", |t| {
+    let active = app.store.active_tournaments(realm).await?;
+    let t = match pick(app, &active, which, "/enter TOURNAMENT", |t| {
         t.channel == channel
-    })
-    .await?
-    {
-        Ok(t) => t,
-        Err(e) if e.is_empty() => {
+    }) {
+        Pick::Found(t) => t,
+        Pick::NoneScheduled => {
             return Ok(vec![
                 "No tournament is taking entries. /tournament shows what is scheduled.".into(),
             ])
         }
-        Err(e) => return Ok(vec![e]),
+        Pick::Refused(e) => return Ok(vec![e]),
     };
     if let Some(refusal) = crate::office::fight_refusal(app, &k).await? {
         return Ok(vec![refusal]);
@@ -463,26 +469,25 @@ pub async fn withdraw(app: &App, realm: Id, user: &str, which: Option<&str>) -> 
     let Some(k) = app.store.knight_of(realm, user).await? else {
         return Ok(vec![format!("{user}, you have no knight entered.")]);
     };
+    let active = app.store.active_tournaments(realm).await?;
     let mut entered = Vec::new();
-    for t in app.store.active_tournaments(realm).await? {
+    for t in &active {
         if t.status == Status::Scheduled
             && app.store.tournament_entries(t.id).await?.contains(&k.id)
         {
             entered.push(t.id);
         }
     }
-    let t = match pick(app, realm, which, "/withdraw TOURNAMENT", |t| {
+    let t = match pick(app, &active, which, "/withdraw TOURNAMENT", |t| {
         entered.contains(&t.id)
-    })
-    .await?
-    {
-        Ok(t) => t,
-        Err(e) if e.is_empty() => {
+    }) {
+        Pick::Found(t) => t,
+        Pick::NoneScheduled => {
             return Ok(vec![
                 "No tournament is taking entries, so there is nothing to withdraw from.".into(),
             ])
         }
-        Err(e) => return Ok(vec![e]),
+        Pick::Refused(e) => return Ok(vec![e]),
     };
     Ok(vec![
         if app.store.withdraw_from_tournament(t.id, k.id).await? {
@@ -510,21 +515,25 @@ pub async fn cancel(
     let running = active
         .iter()
         .find(|t| t.status == Status::Running && which.is_none_or(|w| names_tournament(t, w)));
-    let t = match pick(app, realm, which, "/tournament cancel TOURNAMENT", |_| {
+    let under_way = |t: &TournamentRecord| {
+        format!(
+            "{} is already under way in {}; a tournament that has begun runs to its end.",
+            t.name, t.channel
+        )
+    };
+    let t = match pick(app, &active, which, "/tournament cancel TOURNAMENT", |_| {
         false
-    })
-    .await?
-    {
-        Ok(t) => t,
-        Err(e) => {
+    }) {
+        Pick::Found(t) => t,
+        Pick::NoneScheduled => {
             return Ok(vec![match running {
-                Some(t) if e.is_empty() || which.is_some() => format!(
-                    "{} is already under way in {}; a tournament that has begun runs to its end.",
-                    t.name, t.channel
-                ),
-                _ if e.is_empty() => {
-                    "No tournament is scheduled; there is nothing to cancel.".into()
-                }
+                Some(t) => under_way(t),
+                None => "No tournament is scheduled; there is nothing to cancel.".into(),
+            }])
+        }
+        Pick::Refused(e) => {
+            return Ok(vec![match (running, which) {
+                (Some(t), Some(_)) => under_way(t),
                 _ => e,
             }])
         }

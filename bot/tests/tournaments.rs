@@ -306,6 +306,42 @@ fn whole(expected: &[(&str, i64)]) -> Vec<(String, i64, i64)> {
 }
 
 /// Rows as the ledger should hold them: (name, HP halves, PP halves, reason).
+/// The ledger rows of `two_knight_lists_then`'s Lists, and of the two-knight Lists won by an
+/// unhorsing (R36): Ailsa 1 match + finalist; Bran 1 match + 1 unhorsing + champion + first prize.
+const TWO_KNIGHT_LISTS: [(&str, i64, i64, &str); 6] = [
+    (
+        "Ailsa",
+        2,
+        0,
+        "Yule Lists: matches fought in the lists (1 HP)",
+    ),
+    (
+        "Ailsa",
+        2,
+        0,
+        "Yule Lists: top three in the lists: finalist (1 HP)",
+    ),
+    (
+        "Bran",
+        2,
+        0,
+        "Yule Lists: matches fought in the lists (1 HP)",
+    ),
+    (
+        "Bran",
+        2,
+        0,
+        "Yule Lists: opponents unhorsed in the lists (1 HP)",
+    ),
+    (
+        "Bran",
+        2,
+        0,
+        "Yule Lists: top three in the lists: champion (1 HP)",
+    ),
+    ("Bran", 2, 0, "Yule Lists: first prize of the lists (1 HP)"),
+];
+
 fn rows(expected: &[(&str, i64, i64, &str)]) -> Vec<Row4> {
     expected
         .iter()
@@ -408,42 +444,7 @@ Finalist: Dame Ailsa
         lists_fights(&store, 1).await,
         fights(&[("Ailsa", "Bran", "Bran", "unhorsed")])
     );
-    assert_eq!(
-        awards(&store, 1).await,
-        rows(&[
-            (
-                "Ailsa",
-                2,
-                0,
-                "Yule Lists: matches fought in the lists (1 HP)"
-            ),
-            (
-                "Ailsa",
-                2,
-                0,
-                "Yule Lists: top three in the lists: finalist (1 HP)"
-            ),
-            (
-                "Bran",
-                2,
-                0,
-                "Yule Lists: matches fought in the lists (1 HP)"
-            ),
-            (
-                "Bran",
-                2,
-                0,
-                "Yule Lists: opponents unhorsed in the lists (1 HP)"
-            ),
-            (
-                "Bran",
-                2,
-                0,
-                "Yule Lists: top three in the lists: champion (1 HP)"
-            ),
-            ("Bran", 2, 0, "Yule Lists: first prize of the lists (1 HP)"),
-        ])
-    );
+    assert_eq!(awards(&store, 1).await, rows(&TWO_KNIGHT_LISTS));
 }
 
 // R130: round 1 of three knights drawn with `1 2`: d3 = 1 swaps places 3 and 1 (Cara, Bran,
@@ -1087,68 +1088,43 @@ mod: /melee prize Cara
     let ledger = awards(&store, 1).await;
     assert_eq!(
         ledger,
-        rows(&[
-            (
-                "Ailsa",
-                2,
-                0,
-                "Yule Lists: matches fought in the lists (1 HP)"
-            ),
-            (
-                "Ailsa",
-                2,
-                0,
-                "Yule Lists: top three in the lists: finalist (1 HP)"
-            ),
-            (
-                "Bran",
-                2,
-                0,
-                "Yule Lists: matches fought in the lists (1 HP)"
-            ),
-            (
-                "Bran",
-                2,
-                0,
-                "Yule Lists: opponents unhorsed in the lists (1 HP)"
-            ),
-            (
-                "Bran",
-                2,
-                0,
-                "Yule Lists: top three in the lists: champion (1 HP)"
-            ),
-            ("Bran", 2, 0, "Yule Lists: first prize of the lists (1 HP)"),
-            ("Ailsa", 2, 0, "Yule Lists: took part in the melee (1 HP)"),
-            ("Cara", 2, 0, "Yule Lists: took part in the melee (1 HP)"),
-            (
-                "Cara",
-                2,
-                0,
-                "Yule Lists: opponents unhorsed in the melee (1 HP)"
-            ),
-            ("Cara", 2, 0, "Yule Lists: first prize of the melee (1 HP)"),
-            ("Bran", 2, 0, "Yule Lists: took part in the melee (1 HP)"),
-            (
-                "Bran",
-                4,
-                0,
-                "Yule Lists: opponents unhorsed in the melee (2 HP)"
-            ),
-            (
-                "Bran",
-                2,
-                0,
-                "Yule Lists: on the winning side of the melee (1 HP)"
-            ),
-            ("Dughall", 2, 0, "Yule Lists: took part in the melee (1 HP)"),
-            (
-                "Dughall",
-                2,
-                0,
-                "Yule Lists: on the winning side of the melee (1 HP)"
-            ),
-        ])
+        rows(
+            &[
+                &TWO_KNIGHT_LISTS[..],
+                &[
+                    ("Ailsa", 2, 0, "Yule Lists: took part in the melee (1 HP)"),
+                    ("Cara", 2, 0, "Yule Lists: took part in the melee (1 HP)"),
+                    (
+                        "Cara",
+                        2,
+                        0,
+                        "Yule Lists: opponents unhorsed in the melee (1 HP)"
+                    ),
+                    ("Cara", 2, 0, "Yule Lists: first prize of the melee (1 HP)"),
+                    ("Bran", 2, 0, "Yule Lists: took part in the melee (1 HP)"),
+                    (
+                        "Bran",
+                        4,
+                        0,
+                        "Yule Lists: opponents unhorsed in the melee (2 HP)"
+                    ),
+                    (
+                        "Bran",
+                        2,
+                        0,
+                        "Yule Lists: on the winning side of the melee (1 HP)"
+                    ),
+                    ("Dughall", 2, 0, "Yule Lists: took part in the melee (1 HP)"),
+                    (
+                        "Dughall",
+                        2,
+                        0,
+                        "Yule Lists: on the winning side of the melee (1 HP)"
+                    ),
+                ],
+            ]
+            .concat()
+        )
     );
     assert_eq!(
         totals(&ledger),
@@ -2444,8 +2420,8 @@ mod: /melee start
 // With two tournaments scheduled, /enter, /withdraw, /tournament start and /tournament cancel take
 // the one named, by number or name. Left out: /enter takes the one held in the channel spoken
 // in, /withdraw the one entered; when that leaves more than one, Herald asks which rather than
-// guess, and a cancellation is never a guess. A tournament past its start, waiting for a fight in
-// its channel to end, is shown as due, not as beginning "in 0 seconds".
+// guess, and a cancellation is never a guess (R165). A tournament past its start, waiting for a
+// fight in its channel to end, is shown as due, not as beginning "in 0 seconds".
 #[tokio::test]
 async fn with_two_tournaments_scheduled_commands_take_the_one_named() {
     let books = Books::new();

@@ -168,18 +168,21 @@ impl Held {
         self.owners.insert(k.id, k.owner.clone());
     }
 
-    /// Reminders due by `now` and not yet said; none that fell due before it was scheduled.
+    /// Reminders due by `now` and not yet said.
     fn due_reminders(&self, leads: &[u64], now: DateTime<Utc>) -> Vec<u64> {
         leads
             .iter()
             .copied()
-            .filter(|lead| !self.reminded.contains(lead))
-            .filter(|&lead| {
-                let at = self.reminder_at(lead);
-                // One due the moment it was scheduled would only repeat the announcement.
-                at <= now && at > self.record.scheduled_at
-            })
+            .filter(|&lead| self.reminder_pending(lead).is_some_and(|at| at <= now))
             .collect()
+    }
+
+    /// When the reminder `lead` seconds before the start falls due, if it is still to be said:
+    /// not said yet, and due after the tournament was scheduled (R166; one due the moment it
+    /// was scheduled would only repeat the announcement).
+    fn reminder_pending(&self, lead: u64) -> Option<DateTime<Utc>> {
+        let at = self.reminder_at(lead);
+        (!self.reminded.contains(&lead) && at > self.record.scheduled_at).then_some(at)
     }
 
     fn reminder_at(&self, lead: u64) -> DateTime<Utc> {
@@ -220,10 +223,7 @@ impl Session {
             match &h.run {
                 None => {
                     for &lead in leads {
-                        let at = h.reminder_at(lead);
-                        if !h.reminded.contains(&lead) && at > h.record.scheduled_at {
-                            consider(Some(at));
-                        }
+                        consider(h.reminder_pending(lead));
                     }
                     // The start waits for a fight here, or another tournament here, to end.
                     if !busy && !running {
@@ -1266,6 +1266,9 @@ impl Session {
         user: &str,
         skill: Option<herald_engine::psiknight::PsiSkill>,
     ) -> Result<Option<Lines>> {
+        if self.held.is_empty() {
+            return Ok(None);
+        }
         let Some(k) = self.app.store.knight_of(self.realm, user).await? else {
             return Ok(None);
         };

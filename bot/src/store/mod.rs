@@ -148,11 +148,7 @@ struct StepWrite {
 #[derive(Debug)]
 enum Write {
     Step(StepWrite),
-    End(
-        Box<FightEnd>,
-        tokio::sync::oneshot::Sender<Result<FightAward, String>>,
-    ),
-    /// Fight ends that must share one transaction ([`Store::finish_fights`]).
+    /// Fight ends, in one transaction ([`Store::finish_fights`]).
     Ends(
         Vec<FightEnd>,
         tokio::sync::oneshot::Sender<Result<Vec<FightAward>, String>>,
@@ -164,7 +160,6 @@ impl Write {
     fn ends(&self) -> &[FightEnd] {
         match self {
             Write::Step(_) => &[],
-            Write::End(end, _) => std::slice::from_ref(&**end),
             Write::Ends(ends, _) => ends,
         }
     }
@@ -543,9 +538,6 @@ async fn book_writer(
                 Write::Step(s) => {
                     let _ = s.done.send(next(0).map(|_| ()));
                 }
-                Write::End(_, done) => {
-                    let _ = done.send(next(1).map(|mut a| a.remove(0)));
-                }
                 Write::Ends(ends, done) => {
                     let _ = done.send(next(ends.len()));
                 }
@@ -922,29 +914,24 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
-        Self::insert_step(&mut tx, id, 0, start).await?;
+        insert_steps(&mut tx, &[(id, 0, start)]).await?;
         tx.commit().await?;
         Ok((id, recorded))
     }
 
-    async fn insert_step(
-        tx: &mut sqlx::SqliteConnection,
-        fight: Id,
-        seq: i64,
-        step: &Step,
-    ) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES (?, ?, ?, ?, ?, ?)",
-        )
-        .bind(fight)
-        .bind(seq)
-        .bind(step.side.map(side_name))
-        .bind(step.decision.map(|d| serde_json::to_string(&d)).transpose()?)
-        .bind(serde_json::to_string(&step.rolls)?)
-        .bind(step.at.to_rfc3339())
-        .execute(&mut *tx)
-        .await?;
-        Ok(())
+    /// Hands a write to the book writer and waits until it is committed.
+    async fn commit<T>(
+        &self,
+        write: Write,
+        committed: tokio::sync::oneshot::Receiver<Result<T, String>>,
+        what: &str,
+    ) -> Result<T> {
+        let stopped = || anyhow::anyhow!("the book writer has stopped");
+        self.writes.send(write).await.map_err(|_| stopped())?;
+        committed
+            .await
+            .map_err(|_| stopped())?
+            .map_err(|e| anyhow::anyhow!("cannot write {what}: {e}"))
     }
 
     /// Appends a decision step to a fight in progress; returns once it is committed.
@@ -956,14 +943,8 @@ impl Store {
             step: step.clone(),
             done,
         };
-        self.writes
-            .send(Write::Step(write))
+        self.commit(Write::Step(write), committed, "a fight step")
             .await
-            .map_err(|_| anyhow::anyhow!("the step writer has stopped"))?;
-        committed
-            .await
-            .map_err(|_| anyhow::anyhow!("the step writer has stopped"))?
-            .map_err(|e| anyhow::anyhow!("cannot write a fight step: {e}"))
     }
 
     /// Ends a fight: its last step, its outcome, its Honor (R26–R29) and any major injuries, in
@@ -971,15 +952,10 @@ impl Store {
     /// practice limit is counted inside that transaction, so two fights ending at once in two
     /// channels cannot both pay a fifth award.
     pub async fn finish_fight(&self, end: FightEnd) -> Result<FightAward> {
-        let (done, committed) = tokio::sync::oneshot::channel();
-        self.writes
-            .send(Write::End(Box::new(end), done))
-            .await
-            .map_err(|_| anyhow::anyhow!("the book writer has stopped"))?;
-        committed
-            .await
-            .map_err(|_| anyhow::anyhow!("the book writer has stopped"))?
-            .map_err(|e| anyhow::anyhow!("cannot write the end of a fight: {e}"))
+        self.finish_fights(vec![end])
+            .await?
+            .pop()
+            .context("the end of a fight went missing")
     }
 
     /// Ends several fights in one transaction, as the book writer does with fights that end at
@@ -987,14 +963,8 @@ impl Store {
     /// one with [`Store::finish_fight`] in that order.
     pub async fn finish_fights(&self, ends: Vec<FightEnd>) -> Result<Vec<FightAward>> {
         let (done, committed) = tokio::sync::oneshot::channel();
-        self.writes
-            .send(Write::Ends(ends, done))
+        self.commit(Write::Ends(ends, done), committed, "the end of a fight")
             .await
-            .map_err(|_| anyhow::anyhow!("the book writer has stopped"))?;
-        committed
-            .await
-            .map_err(|_| anyhow::anyhow!("the book writer has stopped"))?
-            .map_err(|e| anyhow::anyhow!("cannot write the end of a fight: {e}"))
     }
 
     /// Every fight not yet ended, with its steps, for restoring after a restart.
