@@ -1327,6 +1327,7 @@ type Rows = (
         Option<String>,
         Option<String>,
         bool,
+        Option<i64>,
     )>,
     Vec<(
         i64,
@@ -1347,7 +1348,7 @@ async fn rows(store: &Store) -> Rows {
     let pool = store.pool();
     (
         sqlx::query_as(
-            "SELECT id, ended_at, winner_id, reason, outcome, recorded FROM fights ORDER BY id",
+            "SELECT id, ended_at, winner_id, reason, outcome, recorded, steps FROM fights ORDER BY id",
         )
         .fetch_all(pool)
         .await
@@ -1523,8 +1524,194 @@ async fn fights_ended_in_one_batch_are_booked_as_if_ended_one_by_one() {
     assert_eq!(practice[3].1, alan);
     assert_eq!(practice[4].1, lan);
     assert_eq!((practice[4].2, practice[4].3), (1, 1));
-    // Every fight ended; Cai, Hugh and Gwen out for the 3rd.
-    assert!(alone_rows.0.iter().all(|f| f.1.is_some()));
+    // Every fight ended, with its two steps counted; Cai, Hugh and Gwen out for the 3rd.
+    assert!(alone_rows.0.iter().all(|f| f.1.is_some() && f.6 == Some(2)));
     assert_eq!(alone_rows.2.len(), 3);
     assert!(alone_rows.2.iter().all(|i| i.1 == "2026-12-03"));
+}
+
+/// A fight's steps as the log holds them, by fight and number, whatever their place in the log.
+async fn logged_steps(store: &Store, fight: i64) -> Vec<herald_bot::store::Step> {
+    sqlx::query("SELECT side, decision, rolls, at FROM fight_steps WHERE fight_id = ? ORDER BY seq")
+        .bind(fight)
+        .fetch_all(store.pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| herald_bot::store::Step {
+            side: r
+                .get::<Option<String>, _>("side")
+                .map(|s| serde_json::from_value(serde_json::Value::String(s)).unwrap()),
+            decision: r
+                .get::<Option<String>, _>("decision")
+                .map(|d| serde_json::from_str(&d).unwrap()),
+            rolls: serde_json::from_str(&r.get::<String, _>("rolls")).unwrap(),
+            at: instant(&r.get::<String, _>("at")),
+        })
+        .collect()
+}
+
+/// Three practice fights started in three channels, their steps committed interleaved, the first
+/// ended: returns the fights' ids and the first one's end.
+async fn interleaved_fights(store: &Store, realm: i64) -> ([i64; 3], herald_bot::store::FightEnd) {
+    use herald_engine::psiknight::Decision;
+    use herald_engine::psiknight::MatchKind::Practice;
+    use herald_engine::psiknight::Side::{Challenged, Challenger};
+    let mut fights = Vec::new();
+    for pair in [["Alan", "Brenna"], ["Cai", "Dara"], ["Eoin", "Gwen"]] {
+        let e = Ending {
+            kind: Practice,
+            pair,
+            winner: Some(Challenger),
+            injured: &[],
+            day: "2026-12-02",
+        };
+        fights.push(started(store, realm, &e).await);
+    }
+    let step = |side, decision, roll: u32, minute: i64| herald_bot::store::Step {
+        side: Some(side),
+        decision: Some(decision),
+        rolls: vec![(roll, false)],
+        at: instant("2026-12-02T12:00:00Z") + chrono::Duration::minutes(minute),
+    };
+    let [a, b, c] = [fights[0].fight, fights[1].fight, fights[2].fight];
+    let steps = [
+        (b, 1, step(Challenger, Decision::Sweep, 11, 1)),
+        (c, 1, step(Challenger, Decision::NoSweep, 12, 2)),
+        (c, 2, step(Challenged, Decision::Sweep, 13, 3)),
+    ];
+    for (fight, seq, step) in &steps {
+        store.add_step(*fight, *seq, step).await.unwrap();
+    }
+    let end = fights.swap_remove(0);
+    store.finish_fight(end.clone()).await.unwrap();
+    store
+        .add_step(b, 2, &step(Challenged, Decision::High, 14, 4))
+        .await
+        .unwrap();
+    ([a, b, c], end)
+}
+
+// Steps go into one log in the order they are committed, those of fights in several channels
+// interleaved. Each fight reads back its own, in order, ended or still open, and a restart's
+// read of every open fight finds the same; a step written twice is refused, not replayed.
+#[tokio::test]
+async fn steps_of_fights_in_several_channels_read_back_from_one_log() {
+    let books = Books::new();
+    let run = run_with(&books.path(), "", BATCH_KNIGHTS).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    let store = books.store().await;
+    let realm = store.realm("local").await.unwrap();
+    let ([a, b, c], end) = interleaved_fights(&store, realm).await;
+
+    let ended = store.fight(a).await.unwrap();
+    assert_eq!(ended.steps.len(), 2);
+    assert_eq!(ended.steps[1], end.last);
+    for (id, count) in [(a, 2), (b, 3), (c, 3)] {
+        let fight = store.fight(id).await.unwrap();
+        assert_eq!(fight.steps.len(), count, "fight #{id}");
+        assert_eq!(fight.steps, logged_steps(&store, id).await, "fight #{id}");
+    }
+    let open = store.open_fights(realm).await.unwrap();
+    assert_eq!(open.iter().map(|f| f.id).collect::<Vec<_>>(), vec![b, c]);
+    for fight in &open {
+        assert_eq!(fight.steps, logged_steps(&store, fight.id).await);
+    }
+
+    sqlx::query(
+        "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) \
+         SELECT fight_id, seq, side, decision, rolls, at FROM fight_steps WHERE fight_id = ? AND seq = 1",
+    )
+    .bind(c)
+    .execute(store.pool())
+    .await
+    .unwrap();
+    let refused = store.open_fights(realm).await.unwrap_err().to_string();
+    assert_eq!(
+        refused,
+        format!("fight #{c}'s log has step 1 where step 3 belongs")
+    );
+}
+
+// A database written before the log (migrations 0001 to 0003: steps keyed by fight and number)
+// keeps every fight's steps: once migrated, the ended fight and the open ones read back as they
+// were, and a restart finds the open ones.
+#[tokio::test]
+async fn a_database_from_before_the_log_keeps_every_fights_steps() {
+    let now = Books::new();
+    let run = run_with(&now.path(), "", BATCH_KNIGHTS).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    let store = now.store().await;
+    let realm = store.realm("local").await.unwrap();
+    let (ids, _) = interleaved_fights(&store, realm).await;
+    let mut fights = Vec::new();
+    for id in ids {
+        fights.push(store.fight(id).await.unwrap());
+    }
+    store.pool().close().await;
+
+    // The same rows in a database of the three earlier migrations, its steps in an order of
+    // their own.
+    let before = Books::new();
+    let migrations = tempfile::tempdir().unwrap();
+    for name in ["0001_books.sql", "0002_books.sql", "0003_tournaments.sql"] {
+        let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../migrations")
+            .join(name);
+        std::fs::copy(from, migrations.path().join(name)).unwrap();
+    }
+    let pool = sqlx::SqlitePool::connect_with(
+        sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(before.path())
+            .create_if_missing(true),
+    )
+    .await
+    .unwrap();
+    sqlx::migrate::Migrator::new(migrations.path())
+        .await
+        .unwrap()
+        .run(&pool)
+        .await
+        .unwrap();
+    let mut conn = pool.acquire().await.unwrap();
+    for sql in [
+        format!("ATTACH DATABASE '{}' AS now", now.path().display()),
+        "INSERT INTO realms SELECT * FROM now.realms".to_string(),
+        "INSERT INTO users SELECT * FROM now.users".to_string(),
+        "INSERT INTO knights SELECT * FROM now.knights".to_string(),
+        "INSERT INTO fights SELECT id, realm_id, channel, kind, challenger_id, challenged_id, \
+         challenger_user, challenged_user, setup, seed, seed_hash, recorded, started_at, ended_at, \
+         winner_id, reason, outcome, tournament_id FROM now.fights"
+            .to_string(),
+        "INSERT INTO fight_steps SELECT fight_id, seq, side, decision, rolls, at \
+         FROM now.fight_steps ORDER BY seq DESC, fight_id DESC"
+            .to_string(),
+    ] {
+        sqlx::query(&sql).execute(&mut *conn).await.unwrap();
+    }
+    drop(conn);
+    pool.close().await;
+
+    let store = before.store().await;
+    for fight in &fights {
+        assert_eq!(
+            store.fight(fight.id).await.unwrap().steps,
+            fight.steps,
+            "fight #{}",
+            fight.id
+        );
+    }
+    let open = store.open_fights(realm).await.unwrap();
+    assert_eq!(
+        open.iter().map(|f| f.id).collect::<Vec<_>>(),
+        ids[1..].to_vec()
+    );
+    for (restored, fight) in open.iter().zip(&fights[1..]) {
+        assert_eq!(restored.steps, fight.steps);
+    }
+    let counted: Vec<Option<i64>> = sqlx::query_scalar("SELECT steps FROM fights ORDER BY id")
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(counted, vec![Some(2), None, None]);
 }

@@ -220,8 +220,10 @@ pub enum FightAward {
     None,
 }
 
-/// The most steps committed in one transaction.
-const STEP_BATCH: usize = 512;
+/// The most writes committed in one transaction. Under load, batches this small commit one after
+/// another while the sessions whose writes wait for the next one go on with their work, instead
+/// of every session waiting on one large commit.
+const STEP_BATCH: usize = 64;
 
 /// The most parameters SQLite binds in one statement (`SQLITE_MAX_VARIABLE_NUMBER`).
 const MAX_BINDS: usize = 32_766;
@@ -281,14 +283,15 @@ async fn write_batch(
     Ok(awards)
 }
 
-/// Inserts steps with one statement (more only past SQLite's limit on parameters): one round
-/// trip to SQLite.
-async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)]) -> Result<()> {
+/// Appends steps to the log with one statement (more only past SQLite's limit on parameters):
+/// one round trip to SQLite. Returns the log id of the last step appended.
+async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)]) -> Result<Id> {
     let statements = values_chunks(batch, 6, |values| {
         format!(
             "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES {values}"
         )
     });
+    let mut last = 0;
     for (sql, chunk) in statements {
         let mut query = sqlx::query(&sql);
         for &(fight, seq, step) in chunk {
@@ -304,9 +307,9 @@ async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)
                 .bind(serde_json::to_string(&step.rolls)?)
                 .bind(step.at.to_rfc3339());
         }
-        query.execute(&mut *tx).await?;
+        last = query.execute(&mut *tx).await?.last_insert_rowid();
     }
-    Ok(())
+    Ok(last)
 }
 
 /// A winner's practice standing in a month: whether landed, and the practice awards already
@@ -341,24 +344,26 @@ async fn finish_all(
             end.winner,
             reason.as_str().unwrap_or_default().to_string(),
             serde_json::to_string(&end.outcome)?,
+            end.seq + 1,
         ));
     }
-    let statements = values_chunks(&outcomes, 5, |values| {
+    let statements = values_chunks(&outcomes, 6, |values| {
         format!(
             "UPDATE fights SET ended_at = v.column2, winner_id = v.column3, reason = v.column4, \
-             outcome = v.column5 FROM (VALUES {values}) AS v \
+             outcome = v.column5, steps = v.column6 FROM (VALUES {values}) AS v \
              WHERE fights.id = v.column1 AND fights.ended_at IS NULL"
         )
     });
     for (sql, chunk) in statements {
         let mut query = sqlx::query(&sql);
-        for (fight, at, winner, reason, outcome) in chunk {
+        for (fight, at, winner, reason, outcome, steps) in chunk {
             query = query
                 .bind(fight)
                 .bind(at)
                 .bind(winner)
                 .bind(reason)
-                .bind(outcome);
+                .bind(outcome)
+                .bind(steps);
         }
         query.execute(&mut *tx).await?;
     }
@@ -546,6 +551,51 @@ async fn book_writer(
     }
 }
 
+/// A step of the log, with its number, from a row of `seq, side, decision, rolls, at`.
+fn step_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<(i64, Step)> {
+    let side = row
+        .try_get::<Option<String>, _>("side")?
+        .map(|s| match s.as_str() {
+            "challenger" => Ok(Side::Challenger),
+            "challenged" => Ok(Side::Challenged),
+            other => Err(anyhow::anyhow!("a fight step names no side: {other}")),
+        })
+        .transpose()?;
+    let decision = row
+        .try_get::<Option<String>, _>("decision")?
+        .map(|d| serde_json::from_str(&d))
+        .transpose()?;
+    let rolls = serde_json::from_str(&row.try_get::<String, _>("rolls")?)?;
+    let at = DateTime::parse_from_rfc3339(&row.try_get::<String, _>("at")?)?.with_timezone(&Utc);
+    Ok((
+        row.try_get("seq")?,
+        Step {
+            side,
+            decision,
+            rolls,
+            at,
+        },
+    ))
+}
+
+/// A fight's steps as read from the log, checked to be numbered 0, 1, 2, … with none missing
+/// or twice: the log has no key to refuse a step written twice, so replay does.
+fn in_order(fight: Id, steps: Vec<(i64, Step)>) -> Result<Vec<Step>> {
+    steps
+        .into_iter()
+        .enumerate()
+        .map(|(i, (seq, step))| {
+            if usize::try_from(seq).ok() == Some(i) {
+                Ok(step)
+            } else {
+                Err(anyhow::anyhow!(
+                    "fight #{fight}'s log has step {seq} where step {i} belongs"
+                ))
+            }
+        })
+        .collect()
+}
+
 fn side_name(side: Side) -> &'static str {
     match side {
         Side::Challenger => "challenger",
@@ -582,6 +632,9 @@ impl Store {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
+            // Statement journals in memory, not in temporary files: every multi-row statement
+            // of the book writer has one.
+            .pragma("temp_store", "memory")
             .busy_timeout(std::time::Duration::from_secs(10));
         // The book writer keeps one connection for itself; the others serve readers. A SQLite
         // connection is a thread in this process, not a socket that goes stale: it is not pinged
@@ -908,13 +961,14 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             recorded = claimed.rows_affected() == 1;
-            sqlx::query("UPDATE fights SET recorded = ? WHERE id = ?")
-                .bind(recorded)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
         }
-        insert_steps(&mut tx, &[(id, 0, start)]).await?;
+        let first_step = insert_steps(&mut tx, &[(id, 0, start)]).await?;
+        sqlx::query("UPDATE fights SET recorded = ?, first_step = ? WHERE id = ?")
+            .bind(recorded)
+            .bind(first_step)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok((id, recorded))
     }
@@ -967,69 +1021,58 @@ impl Store {
             .await
     }
 
-    /// Every fight not yet ended, with its steps, for restoring after a restart.
+    /// Every fight not yet ended, with its steps, for restoring after a restart: one read of the
+    /// fights and one of the log from the earliest open fight's start.
     pub async fn open_fights(&self, realm: Id) -> Result<Vec<OpenFight>> {
-        let ids: Vec<Id> = sqlx::query_scalar(
-            "SELECT id FROM fights WHERE realm_id = ? AND ended_at IS NULL ORDER BY id",
+        let sql = format!(
+            "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL ORDER BY id",
+            Self::FIGHT_COLUMNS
+        );
+        let rows = sqlx::query(&sql).bind(realm).fetch_all(&self.pool).await?;
+        let mut fights = rows
+            .iter()
+            .map(Self::fight_from_row)
+            .collect::<Result<Vec<_>>>()?;
+        let Some(from) = fights.iter().map(|(_, first)| *first).min() else {
+            return Ok(Vec::new());
+        };
+        let mut steps: std::collections::HashMap<Id, Vec<(i64, Step)>> =
+            fights.iter().map(|(f, _)| (f.id, Vec::new())).collect();
+        let rows = sqlx::query(
+            "SELECT fight_id, seq, side, decision, rolls, at FROM fight_steps WHERE id >= ? ORDER BY id",
         )
-        .bind(realm)
+        .bind(from)
         .fetch_all(&self.pool)
         .await?;
-        let mut out = Vec::with_capacity(ids.len());
-        for id in ids {
-            out.push(self.fight(id).await?);
+        for row in &rows {
+            if let Some(of) = steps.get_mut(&row.try_get("fight_id")?) {
+                of.push(step_from_row(row)?);
+            }
         }
-        Ok(out)
+        for (fight, _) in &mut fights {
+            fight.steps = in_order(fight.id, steps.remove(&fight.id).unwrap_or_default())?;
+        }
+        Ok(fights.into_iter().map(|(f, _)| f).collect())
     }
 
-    /// A fight with its steps, finished or not.
-    pub async fn fight(&self, id: Id) -> Result<OpenFight> {
-        let row = sqlx::query(
-            "SELECT channel, challenger_id, challenged_id, challenger_user, challenged_user, setup, seed, recorded, \
-             tournament_id, EXISTS (SELECT 1 FROM ransom_fights r WHERE r.fight_id = fights.id) AS ransom \
-             FROM fights WHERE id = ?",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?
-        .with_context(|| format!("there is no fight #{id}"))?;
+    /// The columns [`Store::fight_from_row`] reads.
+    const FIGHT_COLUMNS: &'static str =
+        "id, channel, challenger_id, challenged_id, challenger_user, \
+         challenged_user, setup, seed, recorded, tournament_id, first_step, \
+         EXISTS (SELECT 1 FROM ransom_fights r WHERE r.fight_id = fights.id) AS ransom";
+
+    /// A fight from a row of [`Store::FIGHT_COLUMNS`], its steps still to read, and the log id of
+    /// its first step.
+    fn fight_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<(OpenFight, Id)> {
+        let id: Id = row.try_get("id")?;
         let seed_hex: String = row.try_get("seed")?;
         let mut seed = [0u8; 32];
         hex::decode_to_slice(&seed_hex, &mut seed)
             .context("a fight's seed is not 64 hex digits")?;
         let setup: MatchSetup = serde_json::from_str(&row.try_get::<String, _>("setup")?)
             .context("a fight's setup does not parse")?;
-        let steps = sqlx::query(
-            "SELECT side, decision, rolls, at FROM fight_steps WHERE fight_id = ? ORDER BY seq",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(|r| -> Result<Step> {
-            let side = r.try_get::<Option<String>, _>("side")?.map(|s| {
-                if s == "challenger" {
-                    Side::Challenger
-                } else {
-                    Side::Challenged
-                }
-            });
-            let decision = r
-                .try_get::<Option<String>, _>("decision")?
-                .map(|d| serde_json::from_str(&d))
-                .transpose()?;
-            let rolls = serde_json::from_str(&r.try_get::<String, _>("rolls")?)?;
-            let at =
-                DateTime::parse_from_rfc3339(&r.try_get::<String, _>("at")?)?.with_timezone(&Utc);
-            Ok(Step {
-                side,
-                decision,
-                rolls,
-                at,
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-        Ok(OpenFight {
+        let first_step: Option<Id> = row.try_get("first_step")?;
+        let fight = OpenFight {
             id,
             channel: row.try_get("channel")?,
             knights: [row.try_get("challenger_id")?, row.try_get("challenged_id")?],
@@ -1041,9 +1084,43 @@ impl Store {
             seed,
             recorded: row.try_get("recorded")?,
             ransom: row.try_get("ransom")?,
-            steps,
+            steps: Vec::new(),
             tournament: row.try_get("tournament_id")?,
-        })
+        };
+        Ok((
+            fight,
+            first_step.with_context(|| format!("fight #{id} has no steps"))?,
+        ))
+    }
+
+    /// A fight with its steps, finished or not: its steps are read from its first one on, as
+    /// many as it has once ended, to the end of the log while it goes on.
+    pub async fn fight(&self, id: Id) -> Result<OpenFight> {
+        let sql = format!(
+            "SELECT {}, steps FROM fights WHERE id = ?",
+            Self::FIGHT_COLUMNS
+        );
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .with_context(|| format!("there is no fight #{id}"))?;
+        let (mut fight, first) = Self::fight_from_row(&row)?;
+        let count: Option<i64> = row.try_get("steps")?;
+        let rows = sqlx::query(
+            "SELECT seq, side, decision, rolls, at FROM fight_steps \
+             WHERE id >= ? AND fight_id = ? ORDER BY id LIMIT ?",
+        )
+        .bind(first)
+        .bind(id)
+        .bind(count.unwrap_or(-1))
+        .fetch_all(&self.pool)
+        .await?;
+        fight.steps = in_order(
+            id,
+            rows.iter().map(step_from_row).collect::<Result<Vec<_>>>()?,
+        )?;
+        Ok(fight)
     }
 
     /// The logged outcome of a finished fight.
