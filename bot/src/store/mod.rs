@@ -489,15 +489,21 @@ async fn finish_all(
 /// Commits fight steps and fight ends in batches: every write that arrives while a transaction is
 /// being written joins the next one. Each sender is answered only after its write is committed,
 /// so a reply never runs ahead of the books, while many channels share one commit (group commit).
+///
+/// A file database (`checkpoints` given): the writer keeps one connection between batches,
+/// sparing the pool's round trips for every commit, and takes another only after an error. Its
+/// commits do not copy the WAL back into the database themselves (that copy and its fsync would
+/// hold up every channel's commit); every [`CHECKPOINT_COMMITS`] commits it asks the
+/// [`checkpointer`] to, and waits only when two requests are already outstanding, so the WAL
+/// stays bounded whatever the pace. In memory, the one connection is everyone's: it is taken
+/// for each batch and given back.
 async fn book_writer(
     pool: SqlitePool,
     mut rx: tokio::sync::mpsc::Receiver<Write>,
-    keep_connection: bool,
+    checkpoints: Option<tokio::sync::mpsc::Sender<()>>,
 ) {
-    // A file database: the writer keeps one connection between batches, sparing the pool's
-    // round trips for every commit, and takes another only after an error. In memory, the one
-    // connection is everyone's: it is taken for each batch and given back.
     let mut held: Option<PoolConnection<Sqlite>> = None;
+    let mut commits = 0;
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < STEP_BATCH {
@@ -508,12 +514,15 @@ async fn book_writer(
         }
         let result = match held.take() {
             Some(conn) => Ok(conn),
-            None => pool.acquire().await.map_err(anyhow::Error::from),
+            None => writer_connection(&pool, checkpoints.is_some()).await,
         };
         let result = match result {
             Ok(mut conn) => {
                 let written = write_batch(&mut conn, &batch).await;
-                if written.is_ok() && keep_connection {
+                if written.is_err() {
+                    // Not back to the pool as it is: its commits would not checkpoint.
+                    conn.close_on_drop();
+                } else if checkpoints.is_some() {
                     held = Some(conn);
                 }
                 written
@@ -547,6 +556,61 @@ async fn book_writer(
                     let _ = done.send(next(ends.len()));
                 }
             }
+        }
+        if let (Some(ask), Ok(_)) = (&checkpoints, &result) {
+            commits += 1;
+            if commits >= CHECKPOINT_COMMITS {
+                commits = 0;
+                if ask.send(()).await.is_err() {
+                    tracing::warn!("the checkpointer has stopped");
+                }
+            }
+        }
+    }
+}
+
+/// Commits of the book writer between two checkpoints it asks for.
+const CHECKPOINT_COMMITS: u32 = 128;
+
+/// WAL frames (pages) past which the checkpointer starts the WAL over (about 16 MB).
+const WAL_RESTART_FRAMES: i64 = 4096;
+
+/// A connection for the book writer; one it keeps for a file database (`kept`) leaves the WAL's
+/// checkpoints to the [`checkpointer`].
+async fn writer_connection(pool: &SqlitePool, kept: bool) -> Result<PoolConnection<Sqlite>> {
+    let mut conn = pool.acquire().await?;
+    if kept {
+        sqlx::query("PRAGMA wal_autocheckpoint = 0")
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(conn)
+}
+
+/// Copies the WAL into the database file whenever the book writer asks, on a connection of its
+/// own, while the writer goes on committing. The copy is passive: it takes no lock and leaves
+/// what it cannot copy for the next time. A WAL is only started over once all of it is copied,
+/// which a writer that never pauses does not wait for: once the WAL is past
+/// [`WAL_RESTART_FRAMES`], the checkpointer copies the little left with writers held off for that
+/// moment, so the next commit starts the WAL over.
+async fn checkpointer(pool: SqlitePool, mut asked: tokio::sync::mpsc::Receiver<()>) {
+    while asked.recv().await.is_some() {
+        let copied: Result<(i64, i64, i64), sqlx::Error> =
+            sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)")
+                .fetch_one(&pool)
+                .await;
+        let restarted = match copied {
+            Ok((_, frames, _)) if frames >= WAL_RESTART_FRAMES => {
+                sqlx::query("PRAGMA wal_checkpoint(RESTART)")
+                    .execute(&pool)
+                    .await
+                    .map(|_| ())
+            }
+            Ok(_) => Ok(()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = restarted {
+            tracing::warn!("cannot checkpoint the database: {e:#}");
         }
     }
 }
@@ -671,11 +735,17 @@ impl Store {
         Ok(Store::with_pool(pool, false))
     }
 
-    /// The store over `pool`, its book writer keeping a connection of its own if `keep_connection`
-    /// (a file database; in memory the pool's one connection is shared).
-    fn with_pool(pool: SqlitePool, keep_connection: bool) -> Store {
+    /// The store over `pool`. For a file database (`file`) its book writer keeps a connection of
+    /// its own and leaves the WAL's checkpoints to a task of their own; in memory the pool's one
+    /// connection is shared.
+    fn with_pool(pool: SqlitePool, file: bool) -> Store {
         let (writes, rx) = tokio::sync::mpsc::channel(4 * STEP_BATCH);
-        tokio::spawn(book_writer(pool.clone(), rx, keep_connection));
+        let checkpoints = file.then(|| {
+            let (ask, asked) = tokio::sync::mpsc::channel(1);
+            tokio::spawn(checkpointer(pool.clone(), asked));
+            ask
+        });
+        tokio::spawn(book_writer(pool.clone(), rx, checkpoints));
         Store { pool, writes }
     }
 
