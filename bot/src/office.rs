@@ -10,8 +10,8 @@
 //!
 //! The session calls [`accept`] and [`decline`] when `/accept` or `/decline` answers no
 //! challenge (R158), and the ransom hooks around a practice fight: [`fight_refusal`] before a
-//! knight fights (R157), [`ransom_notice`] when a challenge is made, [`start_ransom_fight`] when
-//! it starts, and [`capture_after_fight`] when it ends (R156).
+//! knight fights (R157), [`ransom_notice`] when a challenge is made and again when
+//! it starts (the fight is for ransom if it says so then), and [`capture_after_fight`] when it ends (R156).
 //!
 //! Where the rules leave a question open, the project decided (`docs/rulings.md`): `/renounce`
 //! names its rule and needs its cause on the books (R150–R152), revocations (R153), admin awards
@@ -1008,29 +1008,6 @@ pub async fn ransom_notice(app: &App, realm: Id, a: Id, b: Id) -> Result<Option<
     }
     let view = app.store.books_view(realm).await?;
     Ok(hostile_pair(&view.realm, a, b).map(|(x, y)| ransom_line(&view.realm, a, b, x, y)))
-}
-
-/// When a practice joust starts (right after the fight is stored): decides whether it is fought
-/// for ransom, records it with the fight, and returns the announcement (R33, R156). Whether the
-/// fight is for ransom is fixed here, at the start; a peace made during the fight does not change
-/// it.
-pub async fn start_ransom_fight(
-    app: &App,
-    realm: Id,
-    fight: Id,
-    a: Id,
-    b: Id,
-    now: DateTime<Utc>,
-) -> Result<Option<String>> {
-    if !app.store.any_hostility(realm).await? {
-        return Ok(None);
-    }
-    let view = app.store.books_view(realm).await?;
-    let Some((x, y)) = hostile_pair(&view.realm, a, b) else {
-        return Ok(None);
-    };
-    app.store.mark_ransom_fight(fight, now).await?;
-    Ok(Some(ransom_line(&view.realm, a, b, x, y)))
 }
 
 /// When a fight ends with a winner: if it was fought for ransom, the loser is captured by the

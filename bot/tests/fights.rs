@@ -1274,6 +1274,7 @@ async fn started(store: &Store, realm: i64, e: &Ending) -> herald_bot::store::Fi
                 day: e.day,
                 at,
                 tournament: None,
+                ransom: false,
             },
             &start,
         )

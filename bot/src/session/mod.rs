@@ -408,6 +408,18 @@ impl Session {
             at: now,
         };
         let day = self.app.day(now);
+        // Whether the fight is for ransom is fixed at its start, and stored with it; a peace
+        // made during the fight does not change it (R33, R156).
+        let ransom = match c.kind {
+            MatchKind::Practice => {
+                office::ransom_notice(&self.app, self.realm, c.knights[0].id, c.knights[1].id)
+                    .await?
+            }
+            // R39: a melee pass between hostile parties is for ransom, as decided at the offer.
+            MatchKind::Melee if c.for_ransom => Some("This pass is fought for ransom (R39): a knight unhorsed while the other stays mounted is captured (R137).".to_string()),
+            _ => None,
+        };
+        let for_ransom = ransom.is_some();
         let (id, recorded) = self
             .app
             .store
@@ -422,30 +434,11 @@ impl Session {
                     day: &day,
                     at: now,
                     tournament: c.tournament.as_ref().map(|(t, _)| *t),
+                    ransom: for_ransom,
                 },
                 &start,
             )
             .await?;
-        let ransom = match c.kind {
-            MatchKind::Practice => {
-                office::start_ransom_fight(
-                    &self.app,
-                    self.realm,
-                    id,
-                    c.knights[0].id,
-                    c.knights[1].id,
-                    now,
-                )
-                .await?
-            }
-            // R39: a melee pass between hostile parties is for ransom, as decided at the offer.
-            MatchKind::Melee if c.for_ransom => {
-                self.app.store.mark_ransom_fight(id, now).await?;
-                Some("This pass is fought for ransom (R39): a knight unhorsed while the other stays mounted is captured (R137).".to_string())
-            }
-            _ => None,
-        };
-        let for_ransom = ransom.is_some();
         let styled = [c.knights[0].styled(), c.knights[1].styled()];
         let plain = [
             c.knights[0].sheet.name.clone(),

@@ -1104,18 +1104,6 @@ impl Store {
         Ok(self.captor_of(knight).await?.is_some())
     }
 
-    /// Records that a fight is fought for ransom (R33, R156). Idempotent.
-    pub async fn mark_ransom_fight(&self, fight: Id, at: DateTime<Utc>) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO ransom_fights (fight_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-        )
-        .bind(fight)
-        .bind(at.to_rfc3339())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
     /// Whether a fight was fought for ransom (R33, R156).
     pub async fn is_ransom_fight(&self, fight: Id) -> Result<bool> {
         let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ransom_fights WHERE fight_id = ?")

@@ -125,6 +125,9 @@ pub struct NewFight<'a> {
     pub at: DateTime<Utc>,
     /// The tournament it is a match of, if any.
     pub tournament: Option<Id>,
+    /// Whether it is fought for ransom (R33, R39, R156): recorded with the fight, in its start's
+    /// transaction.
+    pub ransom: bool,
 }
 
 /// The storage handle: a pool of SQLite connections, and the writer that commits fight steps
@@ -987,9 +990,9 @@ impl Store {
         Ok(n)
     }
 
-    /// Records a new fight and its start step in one transaction. For a practice fight it also
-    /// claims the pair's practice record of the day if still free; the UNIQUE constraint settles
-    /// any race (R26). Returns the fight id and whether it is recorded.
+    /// Records a new fight, its start step and whether it is for ransom in one transaction. For a
+    /// practice fight it also claims the pair's practice record of the day if still free; the
+    /// UNIQUE constraint settles any race (R26). Returns the fight id and whether it is recorded.
     pub async fn start_fight(&self, f: NewFight<'_>, start: &Step) -> Result<(Id, bool)> {
         let mut tx = self.pool.begin().await?;
         let setup = serde_json::to_string(f.setup)?;
@@ -1031,6 +1034,13 @@ impl Store {
             .execute(&mut *tx)
             .await?;
             recorded = claimed.rows_affected() == 1;
+        }
+        if f.ransom {
+            sqlx::query("INSERT INTO ransom_fights (fight_id, at) VALUES (?, ?)")
+                .bind(id)
+                .bind(f.at.to_rfc3339())
+                .execute(&mut *tx)
+                .await?;
         }
         let first_step = insert_steps(&mut tx, &[(id, 0, start)]).await?;
         sqlx::query("UPDATE fights SET recorded = ?, first_step = ? WHERE id = ?")
