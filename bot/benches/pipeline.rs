@@ -3,7 +3,9 @@
 //! Opens FIGHTS practice fights at once (one per channel), reports resident memory, then drives
 //! every fight to its end with the players' default moves from many tasks at once and reports
 //! commands per second. Run with `cargo bench -p herald-bot --bench pipeline [FIGHTS]`; the
-//! number of players acting at once is `HERALD_BENCH_TASKS` (default 256).
+//! number of players acting at once is `HERALD_BENCH_TASKS` (default 256). With `--restore`, it
+//! instead starts a second Herald on the same database, as after a restart, and reports how
+//! long restoring every open fight takes.
 
 use herald_bot::app::App;
 use herald_bot::clock::Clock;
@@ -91,6 +93,29 @@ async fn main() {
         rss_before as f64 / 1024.0,
         (rss_open.saturating_sub(rss_before)) as f64 / fights as f64
     );
+
+    if std::env::args().any(|a| a == "--restore") {
+        drop(hub);
+        let store = Store::open(&dir.join("bench.db"))
+            .await
+            .expect("the database");
+        let app = Arc::new(App::new(store, Config::default(), Some(2)).expect("the app"));
+        let hub = Hub::manual(
+            app,
+            Arc::new(Clock::manual(chrono::Utc::now())),
+            vec!['/', '!'],
+        );
+        let t = Instant::now();
+        let said = hub.restore("bench").await.expect("the restore");
+        println!(
+            "{fights} open fights restored in {:.2}s ({} lines said); resident {:.1} MB",
+            t.elapsed().as_secs_f64(),
+            said.len(),
+            rss_kib("VmRSS:") as f64 / 1024.0
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
 
     let t = Instant::now();
     // Players acting at once, each driving its share of the channels in turn.
