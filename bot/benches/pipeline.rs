@@ -47,7 +47,8 @@ fn next_move(lines: &[String]) -> Option<(String, String)> {
     Some((user, mv))
 }
 
-#[tokio::main(flavor = "current_thread")]
+// The runtime `herald run` uses: one worker thread per core.
+#[tokio::main]
 async fn main() {
     let fights: usize = std::env::args()
         .skip(1)
