@@ -1552,6 +1552,16 @@ async fn logged_steps(store: &Store, fight: i64) -> Vec<herald_bot::store::Step>
         .collect()
 }
 
+/// The knights of [`BATCH_KNIGHTS`] on a fresh file: its books, the store and the realm.
+async fn batch_knights() -> (Books, Store, i64) {
+    let books = Books::new();
+    let run = run_with(&books.path(), "", BATCH_KNIGHTS).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    let store = books.store().await;
+    let realm = store.realm("local").await.unwrap();
+    (books, store, realm)
+}
+
 /// Three practice fights started in three channels, their steps committed interleaved, the first
 /// ended: returns the fights' ids and the first one's end.
 async fn interleaved_fights(store: &Store, realm: i64) -> ([i64; 3], herald_bot::store::FightEnd) {
@@ -1598,11 +1608,7 @@ async fn interleaved_fights(store: &Store, realm: i64) -> ([i64; 3], herald_bot:
 // read of every open fight finds the same; a step written twice is refused, not replayed.
 #[tokio::test]
 async fn steps_of_fights_in_several_channels_read_back_from_one_log() {
-    let books = Books::new();
-    let run = run_with(&books.path(), "", BATCH_KNIGHTS).await;
-    assert_eq!(run.result, Ok(()), "{}", run.out);
-    let store = books.store().await;
-    let realm = store.realm("local").await.unwrap();
+    let (_books, store, realm) = batch_knights().await;
     let ([a, b, c], end) = interleaved_fights(&store, realm).await;
 
     let ended = store.fight(a).await.unwrap();
@@ -1639,11 +1645,7 @@ async fn steps_of_fights_in_several_channels_read_back_from_one_log() {
 // were, and a restart finds the open ones.
 #[tokio::test]
 async fn a_database_from_before_the_log_keeps_every_fights_steps() {
-    let now = Books::new();
-    let run = run_with(&now.path(), "", BATCH_KNIGHTS).await;
-    assert_eq!(run.result, Ok(()), "{}", run.out);
-    let store = now.store().await;
-    let realm = store.realm("local").await.unwrap();
+    let (now, store, realm) = batch_knights().await;
     let (ids, _) = interleaved_fights(&store, realm).await;
     let mut fights = Vec::new();
     for id in ids {
@@ -1726,11 +1728,7 @@ async fn a_database_from_before_the_log_keeps_every_fights_steps() {
 async fn the_wal_stays_bounded_while_the_book_writer_never_pauses() {
     use herald_engine::psiknight::MatchKind::Practice;
     use herald_engine::psiknight::Side::Challenger;
-    let books = Books::new();
-    let run = run_with(&books.path(), "", BATCH_KNIGHTS).await;
-    assert_eq!(run.result, Ok(()), "{}", run.out);
-    let store = books.store().await;
-    let realm = store.realm("local").await.unwrap();
+    let (books, store, realm) = batch_knights().await;
     let end = started(
         &store,
         realm,
