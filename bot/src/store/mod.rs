@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
 use herald_engine::psiknight::books::{self as rules, Points};
 use herald_engine::psiknight::{
     Decision, KnightSheet, MatchKind, MatchSetup, Monarch, Outcome, PsiSkill, Rank, Side, Skill,
@@ -1118,15 +1119,16 @@ impl Store {
         };
         let mut steps: std::collections::HashMap<Id, Vec<(i64, Step)>> =
             fights.iter().map(|(f, _)| (f.id, Vec::new())).collect();
-        let rows = sqlx::query(
+        // Streamed: the log from there on also holds the steps of fights since ended, kept from
+        // memory.
+        let mut rows = sqlx::query(
             "SELECT fight_id, seq, side, decision, rolls, at FROM fight_steps WHERE id >= ? ORDER BY id",
         )
         .bind(from)
-        .fetch_all(&self.pool)
-        .await?;
-        for row in &rows {
+        .fetch(&self.pool);
+        while let Some(row) = rows.try_next().await? {
             if let Some(of) = steps.get_mut(&row.try_get("fight_id")?) {
-                of.push(step_from_row(row)?);
+                of.push(step_from_row(&row)?);
             }
         }
         for (fight, _) in &mut fights {
