@@ -10,8 +10,8 @@
 //!
 //! The session calls [`accept`] and [`decline`] when `/accept` or `/decline` answers no
 //! challenge (R158), and the ransom hooks around a practice fight: [`fight_refusal`] before a
-//! knight fights (R157), [`ransom_notice`] when a challenge is made and again when
-//! it starts (the fight is for ransom if it says so then), and [`capture_after_fight`] when it ends (R156).
+//! knight fights (R157), [`ransom_notice`] when a challenge is made and again when it starts
+//! (the fight is for ransom if it says so then), and [`capture_after_fight`] when it ends (R156).
 //!
 //! Where the rules leave a question open, the project decided (`docs/rulings.md`): `/renounce`
 //! names its rule and needs its cause on the books (R150–R152), revocations (R153), admin awards

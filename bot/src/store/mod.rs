@@ -254,6 +254,29 @@ fn values_chunks<'a, T>(
     })
 }
 
+/// A query of the sqlx kind the helpers here build.
+type SqliteQuery<'q> = sqlx::query::Query<'q, Sqlite, sqlx::sqlite::SqliteArguments<'q>>;
+
+/// Executes a multi-row statement over `rows` (see [`values_chunks`]), each row's parameters
+/// bound by `bind`. Returns the rowid of the last row inserted, for an INSERT.
+async fn execute_values<T>(
+    tx: &mut sqlx::SqliteConnection,
+    rows: &[T],
+    per_row: usize,
+    sql: impl Fn(&str) -> String,
+    bind: impl for<'q> Fn(SqliteQuery<'q>, &'q T) -> Result<SqliteQuery<'q>>,
+) -> Result<Id> {
+    let mut last = 0;
+    for (sql, chunk) in values_chunks(rows, per_row, sql) {
+        let mut query = sqlx::query(&sql);
+        for row in chunk {
+            query = bind(query, row)?;
+        }
+        last = query.execute(&mut *tx).await?.last_insert_rowid();
+    }
+    Ok(last)
+}
+
 /// Writes a batch in one transaction: every step with one statement, then every fight's end
 /// with a few statements for the whole batch. Returns the fight ends' awards, in order.
 async fn write_batch(
@@ -290,16 +313,17 @@ async fn write_batch(
 /// Appends steps to the log with one statement (more only past SQLite's limit on parameters):
 /// one round trip to SQLite. Returns the log id of the last step appended.
 async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)]) -> Result<Id> {
-    let statements = values_chunks(batch, 6, |values| {
-        format!(
-            "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES {values}"
-        )
-    });
-    let mut last = 0;
-    for (sql, chunk) in statements {
-        let mut query = sqlx::query(&sql);
-        for &(fight, seq, step) in chunk {
-            query = query
+    execute_values(
+        tx,
+        batch,
+        6,
+        |values| {
+            format!(
+                "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES {values}"
+            )
+        },
+        |query, &(fight, seq, step)| {
+            Ok(query
                 .bind(fight)
                 .bind(seq)
                 .bind(step.side.map(side_name))
@@ -309,11 +333,10 @@ async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)
                         .transpose()?,
                 )
                 .bind(serde_json::to_string(&step.rolls)?)
-                .bind(step.at.to_rfc3339());
-        }
-        last = query.execute(&mut *tx).await?.last_insert_rowid();
-    }
-    Ok(last)
+                .bind(step.at.to_rfc3339()))
+        },
+    )
+    .await
 }
 
 /// A winner's practice standing in a month: whether landed, and the practice awards already
@@ -351,26 +374,28 @@ async fn finish_all(
             end.seq + 1,
         ));
     }
-    let statements = values_chunks(&outcomes, 6, |values| {
-        format!(
-            "UPDATE fights SET ended_at = v.column2, winner_id = v.column3, reason = v.column4, \
-             outcome = v.column5, steps = v.column6 FROM (VALUES {values}) AS v \
-             WHERE fights.id = v.column1 AND fights.ended_at IS NULL"
-        )
-    });
-    for (sql, chunk) in statements {
-        let mut query = sqlx::query(&sql);
-        for (fight, at, winner, reason, outcome, steps) in chunk {
-            query = query
+    execute_values(
+        tx,
+        &outcomes,
+        6,
+        |values| {
+            format!(
+                "UPDATE fights SET ended_at = v.column2, winner_id = v.column3, reason = v.column4, \
+                 outcome = v.column5, steps = v.column6 FROM (VALUES {values}) AS v \
+                 WHERE fights.id = v.column1 AND fights.ended_at IS NULL"
+            )
+        },
+        |query, (fight, at, winner, reason, outcome, steps)| {
+            Ok(query
                 .bind(fight)
                 .bind(at)
                 .bind(winner)
                 .bind(reason)
                 .bind(outcome)
-                .bind(steps);
-        }
-        query.execute(&mut *tx).await?;
-    }
+                .bind(steps))
+        },
+    )
+    .await?;
 
     // Major injuries (R12): the first fight to injure a knight on a day is the one recorded.
     let injuries: Vec<(Id, &str, Id)> = ends
@@ -381,18 +406,19 @@ async fn finish_all(
                 .map(|&k| (k, end.day.as_str(), end.fight))
         })
         .collect();
-    let statements = values_chunks(&injuries, 3, |values| {
-        format!(
-            "INSERT INTO major_injuries (knight_id, day, fight_id) VALUES {values} ON CONFLICT DO NOTHING"
-        )
-    });
-    for (sql, chunk) in statements {
-        let mut query = sqlx::query(&sql);
-        for &(knight, day, fight) in chunk {
-            query = query.bind(knight).bind(day).bind(fight);
-        }
-        query.execute(&mut *tx).await?;
-    }
+    execute_values(
+        tx,
+        &injuries,
+        3,
+        |values| {
+            format!(
+                "INSERT INTO major_injuries (knight_id, day, fight_id) VALUES {values} \
+                 ON CONFLICT DO NOTHING"
+            )
+        },
+        |query, &(knight, day, fight)| Ok(query.bind(knight).bind(day).bind(fight)),
+    )
+    .await?;
 
     // The practice standing of every winner who may earn Honor, per month (R28, R29).
     let mut keys: Vec<(Id, &str)> = Vec::new();
@@ -465,16 +491,18 @@ async fn finish_all(
             }
         }
     }
-    let statements = values_chunks(&ledger, 9, |values| {
-        format!(
-            "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, fight_id, \
-             month, at) VALUES {values}"
-        )
-    });
-    for (sql, chunk) in statements {
-        let mut query = sqlx::query(&sql);
-        for &(end, winner, hp, pp) in chunk {
-            query = query
+    execute_values(
+        tx,
+        &ledger,
+        9,
+        |values| {
+            format!(
+                "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, \
+                 fight_id, month, at) VALUES {values}"
+            )
+        },
+        |query, &(end, winner, hp, pp)| {
+            Ok(query
                 .bind(end.realm)
                 .bind(winner)
                 .bind(hp)
@@ -483,10 +511,10 @@ async fn finish_all(
                 .bind(format!("practice win, fight #{}", end.fight))
                 .bind(end.fight)
                 .bind(&end.month)
-                .bind(end.last.at.to_rfc3339());
-        }
-        query.execute(&mut *tx).await?;
-    }
+                .bind(end.last.at.to_rfc3339()))
+        },
+    )
+    .await?;
     Ok(awards)
 }
 
