@@ -8,11 +8,14 @@
 //!
 //! - [`dice`]: the one trait every roll goes through, the seeded production generator and the
 //!   scripted source for tests.
+//! - [`game`]: the contract every game's fight keeps ([`game::Fight`]), so one referee drives
+//!   them all.
 //! - [`notation`]: dice expressions for `/roll` (`1d100`, `4d6kh3`, `2d10!`), bounded and safe.
 //! - [`psiknight`]: the PsiKnight ruleset: knights, a [`psiknight::Match`] (Joust, then Swordplay),
 //!   the books and tournaments.
 #![deny(missing_docs)]
 
 pub mod dice;
+pub mod game;
 pub mod notation;
 pub mod psiknight;

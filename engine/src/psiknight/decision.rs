@@ -4,36 +4,7 @@ use super::knight::PsiSkill;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The two fighters of a match. The challenger (in a tournament, the first-listed of the pair)
-/// rolls first whenever both roll in one step (R40).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    /// The fighter who issued the challenge, or the first-listed of a tournament pair.
-    Challenger,
-    /// The fighter who was challenged, or the second-listed of a tournament pair.
-    Challenged,
-}
-
-impl Side {
-    /// Both sides, challenger first.
-    pub const BOTH: [Side; 2] = [Side::Challenger, Side::Challenged];
-
-    /// The opponent.
-    #[inline]
-    pub fn other(self) -> Side {
-        match self {
-            Side::Challenger => Side::Challenged,
-            Side::Challenged => Side::Challenger,
-        }
-    }
-
-    /// 0 for the challenger, 1 for the challenged: an index into per-fighter arrays.
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
+pub use crate::game::Side;
 
 /// How a pending Bonus will be used (R5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

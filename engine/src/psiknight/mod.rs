@@ -9,6 +9,7 @@ pub mod books;
 pub mod decision;
 pub mod event;
 pub mod fight;
+mod game;
 mod joust;
 pub mod knight;
 pub mod policy;
