@@ -13,9 +13,11 @@
 //! - [`notation`]: dice expressions for `/roll` (`1d100`, `4d6kh3`, `2d10!`), bounded and safe.
 //! - [`psiknight`]: the PsiKnight ruleset: knights, a [`psiknight::Match`] (Joust, then Swordplay),
 //!   the books and tournaments.
+//! - [`tourney`]: The Tourney ruleset: Tourney knights and a [`tourney::Bout`] on foot.
 #![deny(missing_docs)]
 
 pub mod dice;
 pub mod game;
 pub mod notation;
 pub mod psiknight;
+pub mod tourney;
