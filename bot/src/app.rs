@@ -13,6 +13,37 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Mutex;
 
+use crate::games::GameInfo;
+
+/// Marks `ids` as held by `channel` in `map`; refuses, naming the holder, if one already is.
+fn claim(map: &Mutex<HashMap<Id, String>>, ids: &[Id], channel: &str) -> Result<(), (Id, String)> {
+    let mut held = map.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((id, c)) = ids
+        .iter()
+        .find_map(|k| held.get(k).map(|c| (*k, c.clone())))
+    {
+        return Err((id, c));
+    }
+    for &k in ids {
+        held.insert(k, channel.to_string());
+    }
+    Ok(())
+}
+
+fn holder(map: &Mutex<HashMap<Id, String>>, id: Id) -> Option<String> {
+    map.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&id)
+        .cloned()
+}
+
+fn release(map: &Mutex<HashMap<Id, String>>, ids: &[Id]) {
+    let mut held = map.lock().unwrap_or_else(|e| e.into_inner());
+    for k in ids {
+        held.remove(k);
+    }
+}
+
 /// Shared state. Locks here are `std::sync::Mutex`es held only for short, synchronous work and
 /// never across an `.await`.
 pub struct App {
@@ -26,6 +57,10 @@ pub struct App {
     pub queue: DiceQueue,
     master: Mutex<SeededDice>,
     busy: Mutex<HashMap<Id, String>>,
+    /// Characters of the games on the seam in a fight, by channel.
+    engaged: Mutex<HashMap<Id, String>>,
+    /// The channels' games, as looked up: the configuration's, or a moderator's choice.
+    games: Mutex<HashMap<(Id, String), &'static str>>,
     /// Knights in a tournament under way, by the channel it is held in.
     enlisted: Mutex<HashMap<Id, String>>,
     realms: Mutex<HashMap<String, Id>>,
@@ -48,6 +83,8 @@ impl App {
             queue: DiceQueue::default(),
             master: Mutex::new(master),
             busy: Mutex::new(HashMap::new()),
+            engaged: Mutex::new(HashMap::new()),
+            games: Mutex::new(HashMap::new()),
             enlisted: Mutex::new(HashMap::new()),
             realms: Mutex::new(HashMap::new()),
             events: None,
@@ -98,33 +135,73 @@ impl App {
 
     /// Marks knights as fighting in `channel`; refuses (returning the channel) if one already is.
     pub fn claim(&self, knights: &[Id], channel: &str) -> Result<(), (Id, String)> {
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-        for k in knights {
-            if let Some(c) = busy.get(k) {
-                return Err((*k, c.clone()));
-            }
-        }
-        for &k in knights {
-            busy.insert(k, channel.to_string());
-        }
-        Ok(())
+        claim(&self.busy, knights, channel)
     }
 
     /// Where a knight is fighting, if anywhere.
     pub fn fighting_in(&self, knight: Id) -> Option<String> {
-        self.busy
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&knight)
-            .cloned()
+        holder(&self.busy, knight)
     }
 
     /// Frees knights after their fight.
     pub fn release(&self, knights: &[Id]) {
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-        for k in knights {
-            busy.remove(k);
+        release(&self.busy, knights)
+    }
+
+    /// As [`App::claim`], for characters of the games on the seam.
+    pub fn claim_characters(&self, ids: &[Id], channel: &str) -> Result<(), (Id, String)> {
+        claim(&self.engaged, ids, channel)
+    }
+
+    /// Where a character of a game on the seam is fighting, if anywhere.
+    pub fn character_fighting_in(&self, id: Id) -> Option<String> {
+        holder(&self.engaged, id)
+    }
+
+    /// Frees characters after their fight.
+    pub fn release_characters(&self, ids: &[Id]) {
+        release(&self.engaged, ids)
+    }
+
+    /// The game a channel plays: a moderator's choice, remembered in the books, else the
+    /// configuration's (`[games.channels]`, then `[games] default`).
+    pub async fn game_of(&self, realm: Id, channel: &str) -> Result<&'static GameInfo> {
+        let key = (realm, channel.to_string());
+        if let Some(g) = self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return Ok(crate::games::find(g).unwrap_or(&crate::games::PSIKNIGHT));
         }
+        let chosen = self.store.channel_game(realm, channel).await?;
+        let id = chosen.unwrap_or_else(|| self.config.games.of(channel).to_string());
+        let game = crate::games::find(&id).unwrap_or(&crate::games::PSIKNIGHT);
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, game.id);
+        Ok(game)
+    }
+
+    /// Remembers a channel's new game, in the books and here.
+    pub async fn set_game_of(
+        &self,
+        realm: Id,
+        channel: &str,
+        game: &'static GameInfo,
+        by: &str,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        self.store
+            .set_channel_game(realm, channel, game.id, by, at)
+            .await?;
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert((realm, channel.to_string()), game.id);
+        Ok(())
     }
 
     /// Marks knights as taking part in the tournament held in `channel`: they fight there, and
@@ -155,13 +232,32 @@ impl App {
 
     /// Writes events to the `--events` sink, if any, with knights by display name.
     pub fn log_events(&self, events: &[Event], names: &[String; 2]) {
+        self.write_events(
+            events
+                .iter()
+                .filter_map(|e| serde_json::to_string(&e.named(names)).ok()),
+        );
+    }
+
+    /// Writes a game's events (JSON objects) to the `--events` sink, each with `"game"`.
+    pub fn log_game_events(&self, game: &str, events: impl Iterator<Item = serde_json::Value>) {
+        if self.events.is_none() {
+            return;
+        }
+        self.write_events(events.map(|mut e| {
+            if let Some(object) = e.as_object_mut() {
+                object.insert("game".into(), game.into());
+            }
+            e.to_string()
+        }));
+    }
+
+    fn write_events(&self, lines: impl Iterator<Item = String>) {
         let Some(sink) = &self.events else { return };
         let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-        for e in events {
-            if let Ok(line) = serde_json::to_string(&e.named(names)) {
-                if let Err(err) = writeln!(sink, "{line}") {
-                    tracing::warn!("cannot write an event: {err}");
-                }
+        for line in lines {
+            if let Err(err) = writeln!(sink, "{line}") {
+                tracing::warn!("cannot write an event: {err}");
             }
         }
         let _ = sink.flush();

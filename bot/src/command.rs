@@ -437,6 +437,72 @@ pub enum Command {
     MeleeStart,
     /// `/melee time`: a moderator calls time before the limit (R135).
     MeleeTime,
+    /// `/challenge TARGET`: start a fight in the channel's game (PsiKnight's is `/joust`).
+    Challenge {
+        /// A nick, `@nick`, a mention or a character's name.
+        target: String,
+    },
+    /// `/game [ID]`: which game the channel plays; with an id, a moderator changes it.
+    SetGame {
+        /// The game's id; `None` asks.
+        game: Option<String>,
+    },
+    /// `/sheet [NAME]`: a character's sheet and state in the channel's game.
+    Sheet {
+        /// The character; yours when `None`.
+        name: Option<String>,
+    },
+    /// `/record [NAME]`: wins, losses and draws in the channel's game.
+    Record {
+        /// The character; yours when `None`.
+        name: Option<String>,
+    },
+    /// `/npc create NAME ...`: a moderator creates a non-player character with the game's
+    /// creation options (no budget).
+    NpcCreate {
+        /// The name and the options, as typed: read by the game's creation command.
+        rest: String,
+    },
+    /// `/npc retire NAME`.
+    NpcRetire {
+        /// The character.
+        name: String,
+    },
+    /// `/as NAME COMMAND...`: a moderator gives an NPC's decision.
+    As {
+        /// The NPC.
+        name: String,
+        /// The command, with its prefix: `/attack`.
+        command: String,
+    },
+    /// A command of the channel's game's own table (`/attack`, `/smith`), as read; the game's
+    /// folder gives it meaning.
+    Game(GameCommand),
+}
+
+/// A command of a game's own table, as read by the one parser: its words, and each argument
+/// given, by its [`ArgSpec::name`], as text (a switch as an empty string).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameCommand {
+    /// The command's words: `attack`, `knight create`.
+    pub name: String,
+    /// The arguments given.
+    pub args: Vec<(String, String)>,
+}
+
+impl GameCommand {
+    /// An argument's text, if given.
+    pub fn arg(&self, name: &str) -> Option<&str> {
+        self.args
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether an argument (a switch) was given.
+    pub fn has(&self, name: &str) -> bool {
+        self.arg(name).is_some()
+    }
 }
 
 impl Command {
@@ -485,6 +551,14 @@ impl Command {
             Command::MeleeOpen { .. } => "melee open",
             Command::MeleeStart => "melee start",
             Command::MeleeTime => "melee time",
+            Command::Challenge { .. } => "challenge",
+            Command::SetGame { .. } => "game",
+            Command::Sheet { .. } => "sheet",
+            Command::Record { .. } => "record",
+            Command::NpcCreate { .. } => "npc create",
+            Command::NpcRetire { .. } => "npc retire",
+            Command::As { .. } => "as",
+            Command::Game(_) => "a game's command",
         }
     }
 
@@ -709,7 +783,7 @@ pub struct ArgSpec {
 
 impl ArgSpec {
     /// A required positional argument.
-    const fn pos(
+    pub const fn pos(
         name: &'static str,
         label: &'static str,
         kind: ArgKind,
@@ -729,7 +803,7 @@ impl ArgSpec {
     }
 
     /// An optional `--flag`.
-    const fn flag(
+    pub const fn flag(
         flag: &'static str,
         name: &'static str,
         kind: ArgKind,
@@ -748,17 +822,20 @@ impl ArgSpec {
         }
     }
 
-    const fn optional(mut self) -> Self {
+    /// The positional argument may be left out.
+    pub const fn optional(mut self) -> Self {
         self.required = false;
         self
     }
 
-    const fn required(mut self) -> Self {
+    /// The option must be given.
+    pub const fn required(mut self) -> Self {
         self.required = true;
         self
     }
 
-    const fn greedy(mut self) -> Self {
+    /// The positional argument takes the words that follow, until an option.
+    pub const fn greedy(mut self) -> Self {
         self.greedy = true;
         self
     }
@@ -790,6 +867,29 @@ pub struct CommandSpec {
 }
 
 impl CommandSpec {
+    /// An entry of a game's own table: it reads into a [`Command::Game`] with its words and
+    /// arguments, which the game's folder then interprets.
+    pub const fn game(
+        path: &'static [&'static str],
+        usage: &'static str,
+        summary: &'static str,
+        example: &'static str,
+        args: &'static [ArgSpec],
+        group: Group,
+    ) -> CommandSpec {
+        CommandSpec {
+            path,
+            aliases: &[],
+            usage,
+            summary,
+            example,
+            args,
+            access: Access::Everyone,
+            group,
+            build: |v| Ok(Command::Game(v.game_command())),
+        }
+    }
+
     /// The words joined: `knight create`.
     pub fn name(&self) -> String {
         self.path.join(" ")
@@ -854,6 +954,20 @@ macro_rules! decision {
         }
     };
 }
+
+/// `/help [COMMAND]` in a channel of a game on the seam: its own commands and the common ones.
+pub const GAME_HELP: CommandSpec = CommandSpec::game(
+    &["help"],
+    "/help [COMMAND]",
+    "List this channel's game's commands, or show how to use one.",
+    "/help attack",
+    &[
+        ArgSpec::pos("command", "COMMAND", ArgKind::Text, "a command", "attack")
+            .optional()
+            .greedy(),
+    ],
+    Group::Fights,
+);
 
 /// Every command Herald understands.
 pub const COMMANDS: &[CommandSpec] = &[
@@ -1161,6 +1275,86 @@ pub const COMMANDS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Fights,
         build: |_| Ok(Command::Status),
+    },
+    CommandSpec {
+        path: &["challenge"],
+        aliases: &[],
+        usage: "/challenge TARGET",
+        summary: "Challenge a player or a character to a fight in this channel's game.",
+        example: "/challenge @bo",
+        args: &[ArgSpec::pos("target", "TARGET", ArgKind::Target, "a player or a character", "@bo").greedy()],
+        access: Access::Everyone,
+        group: Group::Fights,
+        build: |v| Ok(Command::Challenge { target: v.req("target")? }),
+    },
+    CommandSpec {
+        path: &["game"],
+        aliases: &[],
+        usage: "/game [GAME]",
+        summary: "Say which game this channel plays; moderators change it by naming another.",
+        example: "/game tourney",
+        args: &[ArgSpec::pos("game", "GAME", ArgKind::Text, "a game's id: psiknight, tourney", "tourney").optional()],
+        access: Access::Everyone,
+        group: Group::Fights,
+        build: |v| Ok(Command::SetGame { game: v.opt("game")? }),
+    },
+    CommandSpec {
+        path: &["sheet"],
+        aliases: &[],
+        usage: "/sheet [NAME]",
+        summary: "Show a character's sheet and state in this channel's game.",
+        example: "/sheet Gimby",
+        args: &[OPT_NAME],
+        access: Access::Everyone,
+        group: Group::Knights,
+        build: |v| Ok(Command::Sheet { name: v.opt("name")? }),
+    },
+    CommandSpec {
+        path: &["record"],
+        aliases: &[],
+        usage: "/record [NAME]",
+        summary: "Show a character's wins, losses and draws in this channel's game.",
+        example: "/record Gimby",
+        args: &[OPT_NAME],
+        access: Access::Everyone,
+        group: Group::Knights,
+        build: |v| Ok(Command::Record { name: v.opt("name")? }),
+    },
+    CommandSpec {
+        path: &["npc", "create"],
+        aliases: &[],
+        usage: "/npc create NAME [OPTIONS]",
+        summary: "Create a non-player character with this game's creation options, no budget.",
+        example: "/npc create Drone-7 --strength 7",
+        args: &[ArgSpec::pos("rest", "NAME [OPTIONS]", ArgKind::Reason, "the name and the game's options", "Drone-7 --strength 7")],
+        access: Access::Moderator,
+        group: Group::Admin,
+        build: |v| Ok(Command::NpcCreate { rest: v.req("rest")? }),
+    },
+    CommandSpec {
+        path: &["npc", "retire"],
+        aliases: &[],
+        usage: "/npc retire NAME",
+        summary: "Remove a non-player character; its fights stay in the books.",
+        example: "/npc retire Drone-7",
+        args: &[KNIGHT],
+        access: Access::Moderator,
+        group: Group::Admin,
+        build: |v| Ok(Command::NpcRetire { name: v.req("knight")? }),
+    },
+    CommandSpec {
+        path: &["as"],
+        aliases: &[],
+        usage: "/as NAME COMMAND",
+        summary: "Give a non-player character's decision instead of its default.",
+        example: "/as Drone-7 /attack",
+        args: &[
+            ArgSpec::pos("name", "NAME", ArgKind::Knight, "the non-player character", "Drone-7"),
+            ArgSpec::pos("command", "COMMAND", ArgKind::Reason, "the command, as typed", "/attack"),
+        ],
+        access: Access::Moderator,
+        group: Group::Admin,
+        build: |v| Ok(Command::As { name: v.req("name")?, command: v.req("command")? }),
     },
     CommandSpec {
         path: &["odds"],
@@ -1938,6 +2132,54 @@ pub fn parse(line: &str, prefixes: &[char]) -> Option<Result<Command, ParseError
     Some(parse_body(line, body, prefix))
 }
 
+/// Reads a line in a channel whose game has its own table: an entry of `table` first (its
+/// words may be the core's too: a game's `/attack` is not PsiKnight's), else the core table, as
+/// [`parse`].
+pub fn parse_in(
+    line: &str,
+    prefixes: &[char],
+    table: &'static [CommandSpec],
+) -> Option<Result<Command, ParseError>> {
+    let trimmed = line.trim();
+    let mut chars = trimmed.chars();
+    let prefix = chars.next()?;
+    if !prefixes.contains(&prefix) || !chars.next().is_some_and(char::is_alphabetic) {
+        return None;
+    }
+    let body = trimmed.get(prefix.len_utf8()..)?;
+    if trimmed.chars().nth(MAX_LINE_CHARS).is_none() {
+        let mut lexer = Lexer::new(body);
+        if let Some(spec) = lookup_in(&mut lexer, table) {
+            return Some(
+                read_args(spec, &mut lexer)
+                    .map_err(|kind| ParseError::new(kind, Context::Spec(spec), prefix, true)),
+            );
+        }
+    }
+    parse(line, prefixes)
+}
+
+/// The entry of `table` named by the line's first one or two words, consuming them.
+fn lookup_in(lexer: &mut Lexer<'_>, table: &'static [CommandSpec]) -> Option<&'static CommandSpec> {
+    let mut ahead = lexer.clone();
+    let w1 = ahead.next_token().ok()??.text.to_lowercase();
+    let w2 = ahead
+        .peek()
+        .filter(|t| !t.quoted)
+        .map(|t| t.text.to_lowercase());
+    if let Some(w2) = w2 {
+        let phrase = format!("{w1} {w2}");
+        if let Some(spec) = table.iter().find(|s| s.path.len() == 2 && s.is(&phrase)) {
+            let _ = lexer.next_token();
+            let _ = lexer.next_token();
+            return Some(spec);
+        }
+    }
+    let spec = table.iter().find(|s| s.path.len() == 1 && s.is(&w1))?;
+    let _ = lexer.next_token();
+    Some(spec)
+}
+
 fn parse_body(line: &str, body: &str, prefix: char) -> Result<Command, ParseError> {
     if line.chars().nth(MAX_LINE_CHARS).is_some() {
         // Name the command if its first words are recognisable, without reading the whole line.
@@ -2203,7 +2445,11 @@ fn read_args(spec: &'static CommandSpec, lexer: &mut Lexer<'_>) -> Result<Comman
     if let Some(arg) = spec.args.iter().find(|a| a.required && !values.has(a.name)) {
         return Err(missing(arg));
     }
-    (spec.build)(&values)
+    let mut command = (spec.build)(&values)?;
+    if let Command::Game(g) = &mut command {
+        g.name = spec.name();
+    }
+    Ok(command)
 }
 
 fn missing(arg: &ArgSpec) -> ParseErrorKind {
@@ -2570,6 +2816,29 @@ struct Values {
 }
 
 impl Values {
+    /// The arguments as a game's command reads them: each as text. Its name is set by
+    /// [`read_args`], which knows the entry.
+    fn game_command(&self) -> GameCommand {
+        let args = self
+            .items
+            .iter()
+            .map(|(n, v)| {
+                let text = match v {
+                    Value::Text(t) => t.clone(),
+                    Value::Choice(c) => c.to_string(),
+                    Value::Number(n) => n.to_string(),
+                    Value::Switch => String::new(),
+                    other => format!("{other:?}"),
+                };
+                (n.to_string(), text)
+            })
+            .collect();
+        GameCommand {
+            name: String::new(),
+            args,
+        }
+    }
+
     fn push(&mut self, name: &'static str, value: Value) {
         self.items.push((name, value));
     }

@@ -24,6 +24,55 @@ pub struct Config {
     pub permissions: Permissions,
     /// Reminders and time limits of tournaments.
     pub tournaments: TournamentConfig,
+    /// Which game each channel plays.
+    pub games: GamesConfig,
+    /// The Tourney's house tables (`[tourney.weapons]`, ...), read by that game's folder.
+    pub tourney: Option<toml::Value>,
+}
+
+/// `[games]`: the game channels play unless a moderator chose another (`/game ID`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GamesConfig {
+    /// The game of channels not named below.
+    pub default: String,
+    /// Channel name = game id.
+    pub channels: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for GamesConfig {
+    fn default() -> Self {
+        GamesConfig {
+            default: crate::games::PSIKNIGHT.id.to_string(),
+            channels: Default::default(),
+        }
+    }
+}
+
+impl GamesConfig {
+    /// The configured game of `channel` (names compared in any case).
+    pub fn of(&self, channel: &str) -> &str {
+        self.channels
+            .iter()
+            .find(|(c, _)| c.eq_ignore_ascii_case(channel))
+            .map_or(self.default.as_str(), |(_, g)| g.as_str())
+    }
+
+    fn check(&self) -> Result<()> {
+        for (place, id) in std::iter::once(("[games] default".to_string(), &self.default)).chain(
+            self.channels
+                .iter()
+                .map(|(c, g)| (format!("[games.channels] \"{c}\""), g)),
+        ) {
+            if crate::games::find(id).is_none() {
+                bail!(
+                    "{place} = \"{id}\" is not a game Herald referees; the games are {}",
+                    crate::games::ids()
+                );
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `[tournaments]`
@@ -280,6 +329,8 @@ impl Config {
         if let Some(irc) = &self.irc {
             irc.check()?;
         }
+        self.games.check()?;
+        crate::games::check(self)?;
         Ok(())
     }
 

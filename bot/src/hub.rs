@@ -3,8 +3,10 @@
 
 use crate::app::App;
 use crate::clock::Clock;
-use crate::command::{parse, Command};
+use crate::command::{parse, parse_in, Command};
+use crate::games::GameInfo;
 use crate::session::{Lines, Session};
+use crate::store::games::OpenBout;
 use crate::store::OpenFight;
 use anyhow::Result;
 use chrono::{DateTime, Utc};
@@ -61,6 +63,11 @@ enum Msg {
     },
     Restore {
         fight: Box<(OpenFight, [String; 2])>,
+        reply: oneshot::Sender<Lines>,
+    },
+    /// Restore a fight of a game on the seam.
+    RestoreBout {
+        bout: Box<OpenBout>,
         reply: oneshot::Sender<Lines>,
     },
     /// Load the tournaments held in the channel from the books.
@@ -162,9 +169,32 @@ impl Hub {
 
     /// As [`Hub::handle`], for a speaker whose platform grants `rights`.
     pub async fn handle_as(&self, incoming: &Incoming, rights: Rights) -> Lines {
-        let command = match parse(&incoming.text, &self.prefixes) {
+        let game = match self.app.realm(&incoming.realm).await {
+            Ok(realm) => self.app.game_of(realm, &incoming.channel).await,
+            Err(e) => Err(e),
+        };
+        let game = match game {
+            Ok(g) => g,
+            Err(e) => {
+                tracing::error!("cannot tell the game of {}: {e:#}", incoming.channel);
+                return vec![
+                    "Herald could not read the books just now; nothing was changed. Please try again."
+                        .into(),
+                ];
+            }
+        };
+        let parsed = match game.table {
+            Some(_) => parse_in(&incoming.text, &self.prefixes, (game.commands)()),
+            None => parse(&incoming.text, &self.prefixes),
+        };
+        let command = match parsed {
             None => return Vec::new(),
-            Some(Err(e)) => return vec![e.to_string()],
+            Some(Err(e)) => {
+                return vec![match other_game(&incoming.text, &self.prefixes, game) {
+                    Some(line) => format!("{line} {} plays {}.", incoming.channel, game.name),
+                    None => e.to_string(),
+                }]
+            }
             Some(Ok(c)) => c,
         };
         // A schedule may name another channel to hold the tournament: that channel's session
@@ -296,6 +326,21 @@ impl Hub {
                 });
             }
         }
+        for bout in self.app.store.open_bouts(realm_id).await? {
+            let channel = bout.channel.clone();
+            let (reply, answer) = oneshot::channel();
+            let msg = Msg::RestoreBout {
+                bout: Box::new(bout),
+                reply,
+            };
+            for text in self.ask(realm, &channel, msg, answer).await {
+                out.push(Outgoing {
+                    realm: realm.to_string(),
+                    channel: channel.clone(),
+                    text,
+                });
+            }
+        }
         // After the fights: a tournament whose match was restored must not start another.
         out.extend(self.load_tournaments(realm, None, false).await?);
         Ok(out)
@@ -389,6 +434,16 @@ async fn actor(
                         };
                         let _ = reply.send(lines);
                     }
+                    Msg::RestoreBout { bout, reply } => {
+                        let lines = match session.restore_bout(*bout, now).await {
+                            Ok(lines) => lines,
+                            Err(e) => {
+                                tracing::error!("cannot restore a fight: {e:#}");
+                                vec![format!("A fight here could not be restored: {e}")]
+                            }
+                        };
+                        let _ = reply.send(lines);
+                    }
                     Msg::Restore { fight, reply } => {
                         let (fight, styled) = *fight;
                         let lines = match session.restore(fight, styled, now) {
@@ -411,4 +466,18 @@ async fn actor(
             }
         }
     }
+}
+
+/// For a line that is no command of the channel's game: the game whose command it is, if
+/// another game's ("/stand is a command of The Tourney;").
+fn other_game(text: &str, prefixes: &[char], here: &GameInfo) -> Option<String> {
+    let body = text.trim().strip_prefix(|c: char| prefixes.contains(&c))?;
+    let word = body.split_whitespace().next()?.to_lowercase();
+    let game = crate::games::GAMES.iter().find(|g| {
+        g.id != here.id
+            && (g.commands)()
+                .iter()
+                .any(|s| s.path.first() == Some(&word.as_str()))
+    })?;
+    Some(format!("/{word} is a command of {};", game.name))
 }

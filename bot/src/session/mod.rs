@@ -11,9 +11,11 @@ use crate::dice::{FightDice, ReplayDice};
 use crate::fairness::seed_hash;
 use crate::hub::Rights;
 use crate::office;
+use crate::referee::Table;
 use crate::render::{narrate, prompt_line, Names};
+use crate::store::games::OpenBout;
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use chrono::{DateTime, Duration, Utc};
 use herald_engine::dice::SeededDice;
 use herald_engine::psiknight::books;
@@ -80,6 +82,8 @@ pub struct Session {
     held: Vec<Held>,
     /// After a failure to write a tournament's books: no tournament deadline before this.
     tournament_pause: Option<DateTime<Utc>>,
+    /// The fights of a game on the seam, when the channel plays one.
+    table: Option<Box<dyn Table>>,
 }
 
 /// What a session answers: lines for the channel.
@@ -99,6 +103,7 @@ impl Session {
             fight: None,
             held: Vec::new(),
             tournament_pause: None,
+            table: None,
         }
     }
 
@@ -109,7 +114,13 @@ impl Session {
 
     /// When this session next needs [`Session::on_deadline`], if ever.
     pub fn next_deadline(&self) -> Option<DateTime<Utc>> {
-        let own = self.fight_deadline();
+        let own = match (
+            self.fight_deadline(),
+            self.table.as_ref().and_then(|t| t.next_deadline()),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let held = self.tournament_deadline();
         match (own, held) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -128,7 +139,70 @@ impl Session {
 
     /// Whether a fight is in progress here.
     pub fn has_fight(&self) -> bool {
-        self.fight.is_some()
+        self.fight.is_some() || self.table.as_ref().is_some_and(|t| t.has_fight())
+    }
+
+    /// The table of the channel's game on the seam, made on first use; `None` when the channel
+    /// plays PsiKnight.
+    async fn table(&mut self) -> Result<Option<&mut Box<dyn Table>>> {
+        let game = self.app.game_of(self.realm, &self.channel).await?;
+        let Some(make) = game.table else {
+            return Ok(None);
+        };
+        if self.table.as_ref().is_none_or(|t| t.game() != game.id) {
+            self.table = Some(make(self.app.clone(), self.realm, &self.channel)?);
+        }
+        Ok(self.table.as_mut())
+    }
+
+    /// `/game [ID]`: which game the channel plays, or a moderator's change of it.
+    async fn set_game(
+        &mut self,
+        user: &str,
+        rights: Rights,
+        wanted: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        let current = self.app.game_of(self.realm, &self.channel).await?;
+        let Some(wanted) = wanted else {
+            return Ok(vec![format!(
+                "{} plays {} ({}): {}. /help lists its commands.",
+                self.channel, current.name, current.id, current.start
+            )]);
+        };
+        if !(rights.moderator || self.app.config.permissions.is_moderator(user)) {
+            return Ok(vec![format!(
+                "Only a moderator may change the game of {}; it plays {}.",
+                self.channel, current.name
+            )]);
+        }
+        let Some(game) = crate::games::find(wanted) else {
+            return Ok(vec![format!(
+                "'{}' is not a game Herald referees; the games are {}. Usage: /game ID",
+                wanted.trim(),
+                crate::games::ids()
+            )]);
+        };
+        if self.has_fight() || self.challenge.is_some() || !self.held.is_empty() {
+            return Ok(vec![format!(
+                "{} keeps playing {} while a fight, a challenge or a tournament is open here; change it once they are over.",
+                self.channel, current.name
+            )]);
+        }
+        if game.id == current.id {
+            return Ok(vec![format!(
+                "{} already plays {}.",
+                self.channel, game.name
+            )]);
+        }
+        self.app
+            .set_game_of(self.realm, &self.channel, game, user, now)
+            .await?;
+        self.table = None;
+        Ok(vec![format!(
+            "{} now plays {} ({}): {}.",
+            self.channel, game.name, game.id, game.start
+        )])
     }
 
     fn timeout(&self) -> Duration {
@@ -194,7 +268,11 @@ impl Session {
             }
             _ => {}
         }
-        match self.dispatch(user, command, now).await {
+        let answered = match &command {
+            Command::SetGame { game } => self.set_game(user, rights, game.as_deref(), now).await,
+            _ => self.dispatch(user, command, now).await,
+        };
+        match answered {
             Ok(lines) => lines,
             Err(err) => {
                 tracing::error!(channel = %self.channel, "{err:#}");
@@ -209,7 +287,39 @@ impl Session {
         command: Command,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
+        let channel = self.channel.clone();
+        if let Some(table) = self.table().await? {
+            if let Some(lines) = table.handle(user, &command, now).await? {
+                return Ok(lines);
+            }
+            let game = self.app.game_of(self.realm, &channel).await?;
+            return match command {
+                Command::Roll { .. } | Command::Help { .. } => {
+                    crate::desk::handle(&self.app, self.realm, user, command, now).await
+                }
+                other => Ok(vec![format!(
+                    "/{} is a command of PsiKnight; {channel} plays {}: /help lists its commands.",
+                    other.name(),
+                    game.name
+                )]),
+            };
+        }
         match command {
+            Command::Challenge { target } => self.joust(user, &target, now).await,
+            Command::Sheet { name } => {
+                crate::desk::handle(&self.app, self.realm, user, Command::Knight { name }, now)
+                    .await
+            }
+            Command::Record { .. } => Ok(vec![
+                "PsiKnight keeps Honor and Prestige, not a record of wins: /honor NAME, /ledger NAME."
+                    .into(),
+            ]),
+            Command::NpcCreate { .. } | Command::NpcRetire { .. } | Command::As { .. } => {
+                Ok(vec![format!(
+                    "PsiKnight has no non-player characters; {} plays PsiKnight.",
+                    self.channel
+                )])
+            }
             Command::Joust { target } => self.joust(user, &target, now).await,
             Command::Accept => match self.melee_answer(user, true, now).await? {
                 Some(lines) => Ok(lines),
@@ -792,6 +902,11 @@ impl Session {
     /// a tournament here moves on (a reminder, its start, the Melee's time limit).
     pub async fn on_deadline(&mut self, now: DateTime<Utc>) -> Lines {
         let mut lines = Vec::new();
+        if let Some(t) = &mut self.table {
+            if t.next_deadline().is_some_and(|d| d <= now) {
+                lines.extend(t.on_deadline(now).await);
+            }
+        }
         if self.fight_deadline().is_some_and(|d| d <= now) {
             lines.extend(self.on_fight_deadline(now).await);
         }
@@ -839,6 +954,22 @@ impl Session {
             }
         }
         lines
+    }
+
+    /// Restores a fight of a game on the seam from the books, and says where it stands.
+    pub async fn restore_bout(&mut self, bout: OpenBout, now: DateTime<Utc>) -> Result<Lines> {
+        let game = crate::games::find(&bout.game)
+            .with_context(|| format!("fight #{} is of an unknown game, {}", bout.id, bout.game))?;
+        let make = game
+            .table
+            .with_context(|| format!("fight #{} is not of a game on the seam", bout.id))?;
+        if self.table.as_ref().is_none_or(|t| t.game() != game.id) {
+            self.table = Some(make(self.app.clone(), self.realm, &self.channel)?);
+        }
+        match &mut self.table {
+            Some(t) => t.restore(bout, now).await,
+            None => Ok(Vec::new()),
+        }
     }
 
     /// Restores a fight in progress from the books by replaying its steps, and says where it

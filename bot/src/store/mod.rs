@@ -18,6 +18,7 @@ use std::path::Path;
 use std::str::FromStr;
 use thiserror::Error;
 pub mod books;
+pub mod games;
 pub mod tournaments;
 
 /// A database id.
@@ -93,17 +94,51 @@ pub struct OpenFight {
     pub tournament: Option<Id>,
 }
 
-/// One input of a fight and the dice it consumed.
+/// One input of a fight and the dice it consumed. `D` is the game's decision; the log holds it as
+/// JSON text ([`Step::encoded`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Step {
+pub struct Step<D = Decision> {
     /// Who decided; `None` for the start.
     pub side: Option<Side>,
     /// What; `None` for the start.
-    pub decision: Option<Decision>,
+    pub decision: Option<D>,
     /// Each die consumed: its value, and whether it came from a script (`@dice`) rather than the seed.
     pub rolls: Vec<(u32, bool)>,
     /// When.
     pub at: DateTime<Utc>,
+}
+
+impl<D: Serialize> Step<D> {
+    /// The step as the log holds it: the decision as JSON text.
+    pub fn encoded(&self) -> Result<Step<String>> {
+        Ok(Step {
+            side: self.side,
+            decision: self
+                .decision
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()?,
+            rolls: self.rolls.clone(),
+            at: self.at,
+        })
+    }
+}
+
+impl Step<String> {
+    /// The step with its decision read back as the game's type.
+    pub fn decoded<D: serde::de::DeserializeOwned>(&self) -> Result<Step<D>> {
+        Ok(Step {
+            side: self.side,
+            decision: self
+                .decision
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .context("a fight step's decision does not parse")?,
+            rolls: self.rolls.clone(),
+            at: self.at,
+        })
+    }
 }
 
 /// A new fight to record.
@@ -144,7 +179,7 @@ pub struct Store {
 struct StepWrite {
     fight: Id,
     seq: i64,
-    step: Step,
+    step: Step<String>,
     done: tokio::sync::oneshot::Sender<Result<(), String>>,
 }
 
@@ -286,14 +321,20 @@ async fn write_batch(
     use sqlx::Connection;
     let mut tx = conn.begin().await?;
     // Every step of the batch, a fight's last one included, goes in with one statement.
-    let mut steps: Vec<(Id, i64, &Step)> = Vec::with_capacity(batch.len());
+    let lasts = batch
+        .iter()
+        .flat_map(Write::ends)
+        .map(|end| end.last.encoded())
+        .collect::<Result<Vec<_>>>()?;
+    let mut lasts = lasts.iter();
+    let mut steps: Vec<(Id, i64, &Step<String>)> = Vec::with_capacity(batch.len());
     let mut ends: Vec<&FightEnd> = Vec::new();
     for w in batch {
         if let Write::Step(s) = w {
             steps.push((s.fight, s.seq, &s.step));
         }
-        for end in w.ends() {
-            steps.push((end.fight, end.seq, &end.last));
+        for (end, last) in w.ends().iter().zip(lasts.by_ref()) {
+            steps.push((end.fight, end.seq, last));
             ends.push(end);
         }
     }
@@ -312,7 +353,10 @@ async fn write_batch(
 
 /// Appends steps to the log with one statement (more only past SQLite's limit on parameters):
 /// one round trip to SQLite. Returns the log id of the last step appended.
-async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)]) -> Result<Id> {
+async fn insert_steps(
+    tx: &mut sqlx::SqliteConnection,
+    batch: &[(Id, i64, &Step<String>)],
+) -> Result<Id> {
     execute_values(
         tx,
         batch,
@@ -327,11 +371,7 @@ async fn insert_steps(tx: &mut sqlx::SqliteConnection, batch: &[(Id, i64, &Step)
                 .bind(fight)
                 .bind(seq)
                 .bind(step.side.map(side_name))
-                .bind(
-                    step.decision
-                        .map(|d| serde_json::to_string(&d))
-                        .transpose()?,
-                )
+                .bind(step.decision.as_deref())
                 .bind(serde_json::to_string(&step.rolls)?)
                 .bind(step.at.to_rfc3339()))
         },
@@ -648,7 +688,9 @@ async fn checkpointer(pool: SqlitePool, mut asked: tokio::sync::mpsc::Receiver<(
 }
 
 /// A step of the log, with its number, from a row of `seq, side, decision, rolls, at`.
-fn step_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<(i64, Step)> {
+pub(crate) fn step_from_row<D: serde::de::DeserializeOwned>(
+    row: &sqlx::sqlite::SqliteRow,
+) -> Result<(i64, Step<D>)> {
     let side = row
         .try_get::<Option<String>, _>("side")?
         .map(|s| match s.as_str() {
@@ -676,7 +718,7 @@ fn step_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<(i64, Step)> {
 
 /// A fight's steps as read from the log, checked to be numbered 0, 1, 2, … with none missing
 /// or twice: the log has no key to refuse a step written twice, so replay does.
-fn in_order(fight: Id, steps: Vec<(i64, Step)>) -> Result<Vec<Step>> {
+pub(crate) fn in_order<D>(fight: Id, steps: Vec<(i64, Step<D>)>) -> Result<Vec<Step<D>>> {
     steps
         .into_iter()
         .enumerate()
@@ -1071,7 +1113,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
-        let first_step = insert_steps(&mut tx, &[(id, 0, start)]).await?;
+        let first_step = insert_steps(&mut tx, &[(id, 0, &start.encoded()?)]).await?;
         sqlx::query("UPDATE fights SET recorded = ?, first_step = ? WHERE id = ?")
             .bind(recorded)
             .bind(first_step)
@@ -1098,12 +1140,12 @@ impl Store {
     }
 
     /// Appends a decision step to a fight in progress; returns once it is committed.
-    pub async fn add_step(&self, fight: Id, seq: i64, step: &Step) -> Result<()> {
+    pub async fn add_step<D: Serialize>(&self, fight: Id, seq: i64, step: &Step<D>) -> Result<()> {
         let (done, committed) = tokio::sync::oneshot::channel();
         let write = StepWrite {
             fight,
             seq,
-            step: step.clone(),
+            step: step.encoded()?,
             done,
         };
         self.commit(Write::Step(write), committed, "a fight step")
@@ -1134,7 +1176,7 @@ impl Store {
     /// fights and one of the log from the earliest open fight's start.
     pub async fn open_fights(&self, realm: Id) -> Result<Vec<OpenFight>> {
         let sql = format!(
-            "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL ORDER BY id",
+            "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL AND game = 'psiknight' ORDER BY id",
             Self::FIGHT_COLUMNS
         );
         let rows = sqlx::query(&sql).bind(realm).fetch_all(&self.pool).await?;

@@ -1,0 +1,213 @@
+//! The games Herald referees beyond PsiKnight, each in a folder of its own, and the contract a
+//! game's folder keeps so that one referee ([`crate::referee`]) drives them all.
+//!
+//! A game supplies, on top of its engine fight ([`herald_engine::game::Fight`]): its command
+//! table (read by the one parser), how a character is created and shown, what a fight starts
+//! from and what outlasts it, and the words of its narration, prompts and refusals. The core
+//! names no game but in [`GAMES`], the list the channel's game is looked up in.
+
+use crate::app::App;
+use crate::command::{CommandSpec, GameCommand};
+use crate::config::Config;
+use crate::referee::Table;
+use crate::store::games::Character;
+use crate::store::Id;
+use anyhow::Result;
+use herald_engine::game::{Fight, Prompt, Side};
+use serde_json::Value;
+use std::sync::Arc;
+
+pub mod tourney;
+
+/// The names of a fight's two sides: "Sir Ector" for narration, and who speaks for each (the
+/// player, or the NPC's name).
+#[derive(Clone, Debug)]
+pub struct Sides {
+    /// "Sir Ector", challenger first.
+    pub styled: [String; 2],
+    /// "Ector", for events.
+    pub plain: [String; 2],
+    /// The players; an NPC's is its name.
+    pub users: [String; 2],
+    /// Which sides Herald decides for (non-player characters).
+    pub npc: [bool; 2],
+}
+
+impl Sides {
+    /// "Sir Ector (ann)", or an NPC's styled name alone.
+    pub fn who(&self, side: Side) -> String {
+        let i = side.index();
+        if self.npc[i] {
+            self.styled[i].clone()
+        } else {
+            format!("{} ({})", self.styled[i], self.users[i])
+        }
+    }
+}
+
+/// A character as the game reads it on a realm day: sheet and state, healed and re-armed as
+/// the game's recovery rules say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AsOf {
+    /// The sheet, as the game's JSON.
+    pub sheet: Value,
+    /// The state, as the game's JSON.
+    pub state: Value,
+}
+
+/// What a command of the game's table means, once the game has read it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Meaning<D> {
+    /// The game's creation command (`/knight create`): the name, the sheet and the state.
+    Create(String, AsOf),
+    /// A decision in the fight.
+    Decide(D),
+    /// Show a character (`/knight NAME`): its name, or yours.
+    Show(Option<String>),
+    /// A change to the speaker's character out of a fight (`/smith`): its new sheet and state,
+    /// and what to say.
+    Change(AsOf, String),
+    /// A refusal, as one line.
+    Refused(String),
+}
+
+/// One game on the seam: its engine fight and everything the referee asks of it.
+pub trait Game: Sized + Send + Sync + 'static {
+    /// The engine's fight.
+    type Fight: Fight;
+
+    /// The game's id: `tourney`.
+    const ID: &'static str;
+    /// Its name in replies: `The Tourney`.
+    const NAME: &'static str;
+    /// What a character is called: `knight`.
+    const CHARACTER: &'static str;
+    /// What a fight is called in a challenge: `a bout on foot`.
+    const BOUT: &'static str;
+
+    /// The game with the realm's data (its house tables) from the configuration.
+    fn new(config: &Config) -> Result<Self>;
+
+    /// Its own command table, read before the core's in its channels.
+    fn commands() -> &'static [CommandSpec];
+
+    /// Reads a command of its table, for `character` (the speaker's, if any), on `day`. `npc`
+    /// is true for `/npc create`: the creation rules without a budget.
+    fn meaning(
+        &self,
+        command: &GameCommand,
+        character: Option<&Character>,
+        npc: bool,
+        day: &str,
+    ) -> Meaning<<Self::Fight as Fight>::Decision>;
+
+    /// The character as it reads on `day` (hits healed, weapons replaced...).
+    fn as_of(&self, character: &Character, day: &str) -> Result<AsOf>;
+
+    /// "Sir Ector".
+    fn styled(&self, character: &Character) -> String;
+
+    /// Why the character (as of today) cannot fight now, if it cannot.
+    fn cannot_fight(&self, character: &Character) -> Result<Option<String>>;
+
+    /// What a fight between the two (as of today, challenger first) starts from.
+    fn setup(&self, fighters: [&Character; 2]) -> Result<<Self::Fight as Fight>::Setup>;
+
+    /// What outlasts the finished fight: each character's sheet and state, on `day`.
+    fn after(&self, fight: &Self::Fight, fighters: [&Character; 2], day: &str)
+        -> Result<[AsOf; 2]>;
+
+    /// The finished fight's outcome, for the books.
+    fn outcome(&self, fight: &Self::Fight) -> Value;
+
+    /// One event as JSON, fighters named by `names` (without the `game` field, which the core
+    /// adds).
+    fn event_json(&self, event: &<Self::Fight as Fight>::Event, names: &[String; 2]) -> Value;
+
+    /// Narration of events, for the channel.
+    fn narrate(&self, events: &[<Self::Fight as Fight>::Event], sides: &Sides) -> Vec<String>;
+
+    /// A prompt as one line: who, what, the options, the deadline and its default.
+    fn prompt(
+        &self,
+        fight: &Self::Fight,
+        prompt: &Prompt<<Self::Fight as Fight>::Decision>,
+        sides: &Sides,
+        left_secs: u64,
+    ) -> String;
+
+    /// Where the fight stands, for `/status`: "Round 3; Sir Ector is down."
+    fn stage(&self, fight: &Self::Fight, sides: &Sides) -> String;
+
+    /// A refused decision as one line: what was wrong and what to do instead.
+    fn refusal(
+        &self,
+        fight: &Self::Fight,
+        error: &<Self::Fight as Fight>::Error,
+        sides: &Sides,
+        side: Side,
+    ) -> String;
+
+    /// A character's sheet and state, for `/sheet` and the game's show command.
+    fn sheet_lines(&self, character: &Character) -> Result<Vec<String>>;
+
+    /// After a fight, what the default policy does for an NPC between fights (T19: the
+    /// smith), as a change to save; `None` when nothing.
+    fn npc_between_fights(&self, character: &Character, day: &str) -> Option<AsOf>;
+}
+
+/// A game as the channel's game is looked up: its id, its name and its table.
+#[derive(Clone, Copy, Debug)]
+pub struct GameInfo {
+    /// The id: `psiknight`, `tourney`.
+    pub id: &'static str,
+    /// The name: `PsiKnight`, `The Tourney`.
+    pub name: &'static str,
+    /// Its own commands; PsiKnight's are the core table's.
+    pub commands: fn() -> &'static [CommandSpec],
+    /// How to start a fight, for `/game`.
+    pub start: &'static str,
+    /// A channel's table of fights for a game on the seam; `None` for PsiKnight, whose session
+    /// is its own.
+    pub table: Option<fn(Arc<App>, Id, &str) -> Result<Box<dyn Table>>>,
+    /// Checks the game's realm data in the configuration.
+    pub check: fn(&Config) -> Result<()>,
+}
+
+/// PsiKnight, the first game, whose commands are the core table's.
+pub const PSIKNIGHT: GameInfo = GameInfo {
+    id: "psiknight",
+    name: "PsiKnight",
+    commands: || crate::command::COMMANDS,
+    start: "create a knight with /knight create NAME --top S,S,S --psi P:N --monarch M, then /joust TARGET",
+    table: None,
+    check: |_| Ok(()),
+};
+
+/// Every game Herald referees.
+pub const GAMES: &[GameInfo] = &[
+    PSIKNIGHT,
+    GameInfo {
+        id: tourney::Tourney::ID,
+        name: tourney::Tourney::NAME,
+        commands: tourney::Tourney::commands,
+        start: "create a knight with /knight create NAME [--weapon W] [--skill W:N,...] [--strength N], then /challenge TARGET",
+        table: Some(crate::referee::table::<tourney::Tourney>),
+        check: |config| tourney::Tourney::new(config).map(drop),
+    },
+];
+
+/// A game by id, any case.
+pub fn find(id: &str) -> Option<&'static GameInfo> {
+    GAMES.iter().find(|g| g.id.eq_ignore_ascii_case(id.trim()))
+}
+
+/// Checks every game's realm data in the configuration.
+pub fn check(config: &Config) -> Result<()> {
+    GAMES.iter().try_for_each(|g| (g.check)(config))
+}
+
+/// The ids of every game, for messages: "psiknight, tourney".
+pub fn ids() -> String {
+    GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,990 @@
+//! The referee of the games on the seam: a channel's challenge and fight of any game that keeps
+//! the contract of [`crate::games::Game`], written once. Like PsiKnight's session it never reads
+//! a clock (`now` comes with every call) and never rolls a die of its own (a fight's dice are its
+//! seeded stream behind the `@dice` queue); every step is stored before it is narrated, and a
+//! failed write puts the fight back as it was. Herald decides at once for a non-player
+//! character, with the game's default policy, unless a moderator gives its decision (`/as`).
+
+use crate::app::App;
+use crate::command::{parse_in, Command, GameCommand};
+use crate::dice::{FightDice, ReplayDice};
+use crate::fairness::seed_hash;
+use crate::games::{AsOf, Game, Meaning, Sides};
+use crate::store::games::{BoutEnd, Character, CharacterError, NewBout, OpenBout};
+use crate::store::{Id, Step, Store};
+use anyhow::{Context, Result};
+use chrono::{DateTime, Duration, Utc};
+use futures::future::BoxFuture;
+use herald_engine::dice::SeededDice;
+use herald_engine::game::{Fight, Side};
+use std::sync::Arc;
+
+/// What a session answers: lines for the channel.
+pub type Lines = Vec<String>;
+
+/// A channel's fights of one game on the seam, as the session drives them. Object-safe, so a
+/// session holds whichever game its channel plays.
+pub trait Table: Send + Sync {
+    /// The game's id.
+    fn game(&self) -> &'static str;
+    /// Whether a fight is in progress here.
+    fn has_fight(&self) -> bool;
+    /// When [`Table::on_deadline`] is next due.
+    fn next_deadline(&self) -> Option<DateTime<Utc>>;
+    /// Handles a command of the channel's game; `None` when it is not one this table answers.
+    fn handle<'a>(
+        &'a mut self,
+        user: &'a str,
+        command: &'a Command,
+        now: DateTime<Utc>,
+    ) -> BoxFuture<'a, Result<Option<Lines>>>;
+    /// A deadline passed: a challenge lapses, or the awaited fighter gets the default.
+    fn on_deadline(&mut self, now: DateTime<Utc>) -> BoxFuture<'_, Lines>;
+    /// Restores a fight in progress by replaying its steps.
+    fn restore(&mut self, bout: OpenBout, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>>;
+}
+
+/// A table for `G` in a channel.
+pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn Table>> {
+    let game = G::new(&app.config)?;
+    Ok(Box::new(Referee::<G> {
+        app,
+        realm,
+        channel: channel.to_string(),
+        game,
+        challenge: None,
+        fight: None,
+    }))
+}
+
+struct Challenge {
+    fighters: [Character; 2],
+    sides: Sides,
+    deadline: DateTime<Utc>,
+}
+
+struct Live<F> {
+    id: Id,
+    fight: F,
+    seed: [u8; 32],
+    word_pos: u128,
+    fighters: [Character; 2],
+    sides: Sides,
+    seq: i64,
+    deadline: DateTime<Utc>,
+}
+
+struct Referee<G: Game> {
+    app: Arc<App>,
+    realm: Id,
+    channel: String,
+    game: G,
+    challenge: Option<Challenge>,
+    fight: Option<Live<G::Fight>>,
+}
+
+type Decision<G> = <<G as Game>::Fight as Fight>::Decision;
+
+const SORRY: &str =
+    "Herald could not write the books just now; nothing was changed. Please try again.";
+
+impl<G: Game> Table for Referee<G> {
+    fn game(&self) -> &'static str {
+        G::ID
+    }
+
+    fn has_fight(&self) -> bool {
+        self.fight.is_some()
+    }
+
+    fn next_deadline(&self) -> Option<DateTime<Utc>> {
+        match (&self.fight, &self.challenge) {
+            (Some(f), _) => Some(f.deadline),
+            (None, Some(c)) => Some(c.deadline),
+            (None, None) => None,
+        }
+    }
+
+    fn handle<'a>(
+        &'a mut self,
+        user: &'a str,
+        command: &'a Command,
+        now: DateTime<Utc>,
+    ) -> BoxFuture<'a, Result<Option<Lines>>> {
+        Box::pin(async move { self.dispatch(user, command, now).await })
+    }
+
+    fn on_deadline(&mut self, now: DateTime<Utc>) -> BoxFuture<'_, Lines> {
+        Box::pin(async move {
+            match self.deadline(now).await {
+                Ok(lines) => lines,
+                Err(err) => {
+                    tracing::error!(channel = %self.channel, "{err:#}");
+                    vec![SORRY.to_string()]
+                }
+            }
+        })
+    }
+
+    fn restore(&mut self, bout: OpenBout, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
+        Box::pin(async move { self.restore_bout(bout, now).await })
+    }
+}
+
+impl<G: Game> Referee<G> {
+    fn timeout(&self) -> Duration {
+        Duration::seconds(
+            self.app
+                .config
+                .realm
+                .decision_timeout_secs
+                .min(i64::MAX as u64) as i64,
+        )
+    }
+
+    fn store(&self) -> &Store {
+        &self.app.store
+    }
+
+    async fn dispatch(
+        &mut self,
+        user: &str,
+        command: &Command,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Lines>> {
+        let lines = match command {
+            Command::Challenge { target } => self.challenge(user, target, now).await?,
+            Command::Accept => self.accept(user, now).await?,
+            Command::Decline => self.decline(user),
+            Command::Status => self.status(now),
+            Command::Sheet { name } => self.show(user, name.as_deref(), now).await?,
+            Command::Record { name } => self.record(user, name.as_deref()).await?,
+            Command::NpcCreate { rest } => self.npc_create(user, rest, now).await?,
+            Command::NpcRetire { name } => self.npc_retire(name).await?,
+            Command::As { name, command } => self.act_as(name, command, now).await?,
+            Command::Game(g) => self.game_command(user, g, now).await?,
+            _ => return Ok(None),
+        };
+        Ok(Some(lines))
+    }
+
+    /// A character as of today, with its state recovered as the game says.
+    fn today(&self, mut c: Character, now: DateTime<Utc>) -> Result<Character> {
+        let AsOf { sheet, state } = self.game.as_of(&c, &self.app.day(now))?;
+        c.sheet = sheet;
+        c.state = state;
+        Ok(c)
+    }
+
+    /// The speaker's character in this game, as of today.
+    async fn mine(&self, user: &str, now: DateTime<Utc>) -> Result<Option<Character>> {
+        match self.store().character_of(self.realm, G::ID, user).await? {
+            Some(c) => Ok(Some(self.today(c, now)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A character by a player's nick (`@bo`, `bo`) or by its name, as of today.
+    async fn find(&self, target: &str, now: DateTime<Utc>) -> Result<Option<Character>> {
+        let target = target.trim().trim_start_matches('@');
+        let found = match self.store().character_of(self.realm, G::ID, target).await? {
+            Some(c) => Some(c),
+            None => {
+                self.store()
+                    .character_named(self.realm, G::ID, target)
+                    .await?
+            }
+        };
+        found.map(|c| self.today(c, now)).transpose()
+    }
+
+    fn no_character(&self, user: &str) -> String {
+        format!(
+            "{user}, you have no {} in {} yet. Create one: /{} create NAME (see /help {} create)",
+            G::CHARACTER,
+            G::NAME,
+            G::CHARACTER,
+            G::CHARACTER
+        )
+    }
+
+    async fn challenge(&mut self, user: &str, target: &str, now: DateTime<Utc>) -> Result<Lines> {
+        if let Some(f) = &self.fight {
+            return Ok(vec![format!(
+                "A fight is on in {}: {} vs {}. Wait for it to end, or challenge in another channel.",
+                self.channel, f.sides.styled[0], f.sides.styled[1]
+            )]);
+        }
+        if let Some(c) = &self.challenge {
+            return Ok(vec![format!(
+                "{} has challenged {} here; wait for /accept or /decline.",
+                c.sides.styled[0], c.sides.styled[1]
+            )]);
+        }
+        let Some(mine) = self.mine(user, now).await? else {
+            return Ok(vec![self.no_character(user)]);
+        };
+        let Some(theirs) = self.find(target, now).await? else {
+            return Ok(vec![format!(
+                "No {} or player named '{}' plays {} here. Usage: /challenge TARGET (a player's nick or a {}'s name)",
+                G::CHARACTER,
+                target.trim(),
+                G::NAME,
+                G::CHARACTER
+            )]);
+        };
+        if theirs.id == mine.id {
+            return Ok(vec![format!(
+                "A {} cannot fight themself. Usage: /challenge TARGET",
+                G::CHARACTER
+            )]);
+        }
+        for c in [&mine, &theirs] {
+            if let Some(channel) = self.app.character_fighting_in(c.id) {
+                return Ok(vec![format!(
+                    "{} is already fighting in {channel}; one fight at a time.",
+                    self.game.styled(c)
+                )]);
+            }
+            if let Some(why) = self.game.cannot_fight(c)? {
+                return Ok(vec![why]);
+            }
+        }
+        let sides = self.sides([&mine, &theirs]);
+        let npc = theirs.is_npc();
+        let secs = self.app.config.realm.challenge_timeout_secs;
+        let line = if npc {
+            format!(
+                "{} challenges {} to {}! {} accepts at once.",
+                sides.styled[0],
+                sides.styled[1],
+                G::BOUT,
+                sides.styled[1]
+            )
+        } else {
+            format!(
+                "{} challenges {} to {}! {}: /accept or /decline ({secs}s).",
+                sides.styled[0],
+                sides.styled[1],
+                G::BOUT,
+                sides.users[1]
+            )
+        };
+        self.challenge = Some(Challenge {
+            fighters: [mine, theirs],
+            sides,
+            deadline: now + Duration::seconds(secs.min(i64::MAX as u64) as i64),
+        });
+        let mut lines = vec![line];
+        if npc {
+            lines.extend(self.start(now).await?);
+        }
+        Ok(lines)
+    }
+
+    fn sides(&self, fighters: [&Character; 2]) -> Sides {
+        Sides {
+            styled: fighters.map(|c| self.game.styled(c)),
+            plain: fighters.map(|c| c.name.clone()),
+            users: fighters.map(|c| c.owner.clone().unwrap_or_else(|| c.name.clone())),
+            npc: fighters.map(Character::is_npc),
+        }
+    }
+
+    async fn accept(&mut self, user: &str, now: DateTime<Utc>) -> Result<Lines> {
+        let Some(c) = &self.challenge else {
+            return Ok(vec![
+                "There is no challenge to accept here. Usage: /challenge TARGET to issue one."
+                    .into(),
+            ]);
+        };
+        if c.sides.npc[1] || !c.sides.users[1].eq_ignore_ascii_case(user) {
+            return Ok(vec![format!(
+                "Only {} can accept this challenge.",
+                c.sides.who(Side::Challenged)
+            )]);
+        }
+        self.start(now).await
+    }
+
+    fn decline(&mut self, user: &str) -> Lines {
+        if let Some(f) = &self.fight {
+            return vec![format!(
+                "A fight is on: {} vs {}. To give it up, /yield.",
+                f.sides.styled[0], f.sides.styled[1]
+            )];
+        }
+        let Some(c) = &self.challenge else {
+            return vec!["There is no challenge to decline here.".into()];
+        };
+        let line = if c.sides.users[1].eq_ignore_ascii_case(user) && !c.sides.npc[1] {
+            format!(
+                "{} declines the challenge of {}.",
+                c.sides.styled[1], c.sides.styled[0]
+            )
+        } else if c.sides.users[0].eq_ignore_ascii_case(user) {
+            format!("{} withdraws the challenge.", c.sides.styled[0])
+        } else {
+            return vec![format!(
+                "Only {} can decline this challenge, or {} withdraw it.",
+                c.sides.users[1], c.sides.users[0]
+            )];
+        };
+        self.challenge = None;
+        vec![line]
+    }
+
+    /// Starts the fight of the challenge standing here.
+    async fn start(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+        let Some(c) = self.challenge.take() else {
+            return Ok(Vec::new());
+        };
+        let ids = [c.fighters[0].id, c.fighters[1].id];
+        if let Err((id, other)) = self.app.claim_characters(&ids, &self.channel) {
+            let who = if id == ids[0] {
+                &c.sides.styled[0]
+            } else {
+                &c.sides.styled[1]
+            };
+            return Ok(vec![format!(
+                "{who} is already fighting in {other}; one fight at a time."
+            )]);
+        }
+        match self.start_claimed(c, now).await {
+            Ok(lines) => Ok(lines),
+            Err(e) => {
+                self.app.release_characters(&ids);
+                Err(e)
+            }
+        }
+    }
+
+    async fn start_claimed(&mut self, c: Challenge, now: DateTime<Utc>) -> Result<Lines> {
+        let setup = self.game.setup([&c.fighters[0], &c.fighters[1]])?;
+        let seed = self.app.next_seed();
+        let mut rng = SeededDice::new(seed);
+        let mut dice = FightDice::new(&mut rng, &self.app.queue);
+        let (fight, events) = G::Fight::start(setup.clone(), &mut dice);
+        let start = Step::<Decision<G>> {
+            side: None,
+            decision: None,
+            rolls: std::mem::take(&mut dice.log),
+            at: now,
+        };
+        let setup_json = serde_json::to_value(&setup)?;
+        let users = [c.sides.users[0].as_str(), c.sides.users[1].as_str()];
+        let id = self
+            .store()
+            .start_bout(
+                NewBout {
+                    realm: self.realm,
+                    channel: &self.channel,
+                    game: G::ID,
+                    characters: [c.fighters[0].id, c.fighters[1].id],
+                    users,
+                    setup: &setup_json,
+                    seed,
+                    at: now,
+                },
+                &start.encoded()?,
+            )
+            .await?;
+        let mut lines = vec![format!(
+            "Fight #{id}: {} vs {}, {} of {}. Dice seed hash {} (the seed is shown when the fight ends).",
+            c.sides.styled[0],
+            c.sides.styled[1],
+            G::BOUT,
+            G::NAME,
+            seed_hash(&seed)
+        )];
+        self.log(&events, &c.sides.plain);
+        lines.extend(self.game.narrate(&events, &c.sides));
+        self.fight = Some(Live {
+            id,
+            fight,
+            seed,
+            word_pos: rng.word_pos(),
+            fighters: c.fighters,
+            sides: c.sides,
+            seq: 1,
+            deadline: now + self.timeout(),
+        });
+        lines.extend(self.after_step(now).await?);
+        Ok(lines)
+    }
+
+    fn log(&self, events: &[<G::Fight as Fight>::Event], names: &[String; 2]) {
+        self.app
+            .log_game_events(G::ID, events.iter().map(|e| self.game.event_json(e, names)));
+    }
+
+    fn side_of(&self, user: &str) -> Option<Side> {
+        let f = self.fight.as_ref()?;
+        Side::BOTH.into_iter().find(|s| {
+            !f.sides.npc[s.index()] && f.sides.users[s.index()].eq_ignore_ascii_case(user)
+        })
+    }
+
+    async fn decide(
+        &mut self,
+        user: &str,
+        decision: Decision<G>,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        let Some(f) = &self.fight else {
+            return Ok(vec![format!(
+                "There is no fight in {} to make a move in. Usage: /challenge TARGET",
+                self.channel
+            )]);
+        };
+        let Some(side) = self.side_of(user) else {
+            return Ok(vec![format!(
+                "Only {} and {} act in this fight; {}.",
+                f.sides.who(Side::Challenger),
+                f.sides.who(Side::Challenged),
+                self.waiting()
+            )]);
+        };
+        self.apply(side, decision, now, None, true).await
+    }
+
+    fn waiting(&self) -> String {
+        let Some(f) = &self.fight else {
+            return String::new();
+        };
+        let who: Vec<String> = f
+            .fight
+            .pending()
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {}: {}",
+                    f.sides.who(p.side),
+                    p.what,
+                    p.options
+                        .iter()
+                        .map(|d| format!("/{d}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+            .collect();
+        format!("waiting for {}", who.join("; "))
+    }
+
+    /// Applies `side`'s decision, stores it, and narrates, after `note` (a default taken on a
+    /// timeout, an NPC's move); with `follow`, goes on to what comes next (NPCs' moves, prompts).
+    async fn apply(
+        &mut self,
+        side: Side,
+        decision: Decision<G>,
+        now: DateTime<Utc>,
+        note: Option<String>,
+        follow: bool,
+    ) -> Result<Lines> {
+        let timeout = self.timeout();
+        let Some(f) = &mut self.fight else {
+            return Ok(Vec::new());
+        };
+        let saved = f.fight.clone();
+        let mut rng = SeededDice::at(f.seed, f.word_pos);
+        let mut dice = FightDice::new(&mut rng, &self.app.queue);
+        let events = match f.fight.decide(side, decision, &mut dice) {
+            Ok(events) => events,
+            Err(err) => return Ok(vec![self.game.refusal(&f.fight, &err, &f.sides, side)]),
+        };
+        let step = Step {
+            side: Some(side),
+            decision: Some(decision),
+            rolls: std::mem::take(&mut dice.log),
+            at: now,
+        };
+        let word_pos = rng.word_pos();
+        let written = if f.fight.is_over() {
+            self.write_end(&step, now).await
+        } else {
+            let (id, seq) = (f.id, f.seq);
+            self.store().add_step(id, seq, &step).await.map(|()| None)
+        };
+        let Some(f) = &mut self.fight else {
+            return Ok(Vec::new());
+        };
+        let end = match written {
+            Ok(end) => end,
+            Err(e) => {
+                f.fight = saved;
+                return Err(e);
+            }
+        };
+        f.word_pos = word_pos;
+        f.seq += 1;
+        let declaration = G::Fight::is_declaration(&decision);
+        if !declaration {
+            f.deadline = now + timeout;
+        }
+        let mut lines: Lines = note.into_iter().collect();
+        let (sides, plain) = (f.sides.clone(), f.sides.plain.clone());
+        self.log(&events, &plain);
+        lines.extend(self.game.narrate(&events, &sides));
+        lines.extend(end.into_iter().flatten());
+        if follow && !declaration {
+            lines.extend(self.after_step(now).await?);
+        }
+        Ok(lines)
+    }
+
+    /// Writes a finished fight with what outlasts it, in one transaction.
+    async fn write_end(
+        &self,
+        last: &Step<Decision<G>>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Lines>> {
+        let Some(f) = &self.fight else {
+            return Ok(None);
+        };
+        let result = f.fight.result().context("the fight has not ended")?;
+        let day = self.app.day(now);
+        let after = self
+            .game
+            .after(&f.fight, [&f.fighters[0], &f.fighters[1]], &day)?;
+        let after = after.map(|a| (a.sheet, a.state));
+        self.store()
+            .finish_bout(&BoutEnd {
+                fight: f.id,
+                seq: f.seq,
+                last: last.encoded()?,
+                characters: [f.fighters[0].id, f.fighters[1].id],
+                winner: result.winner.map(Side::index),
+                reason: result.reason.to_string(),
+                outcome: self.game.outcome(&f.fight),
+                after: after.clone(),
+            })
+            .await?;
+        let lines = vec![format!(
+            "Fight #{} is over. Dice seed: {}",
+            f.id,
+            hex::encode(f.seed)
+        )];
+        // T19 and its kind: between fights the default policy looks after an NPC.
+        for (i, c) in f.fighters.iter().enumerate() {
+            if !c.is_npc() {
+                continue;
+            }
+            let mut now_c = c.clone();
+            (now_c.sheet, now_c.state) = after[i].clone();
+            if let Some(change) = self.game.npc_between_fights(&now_c, &day) {
+                self.store()
+                    .save_character(c.id, &change.sheet, &change.state)
+                    .await?;
+            }
+        }
+        Ok(Some(lines))
+    }
+
+    /// After a step: the end of the fight, Herald's decisions for NPCs, or the prompts.
+    async fn after_step(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+        let mut lines = Vec::new();
+        // An NPC decides at once; the bound guards against a fight that would not move on.
+        for _ in 0..10_000 {
+            let Some(f) = &self.fight else {
+                return Ok(lines);
+            };
+            if f.fight.is_over() {
+                self.app
+                    .release_characters(&[f.fighters[0].id, f.fighters[1].id]);
+                self.fight = None;
+                return Ok(lines);
+            }
+            let Some(p) = f
+                .fight
+                .pending()
+                .into_iter()
+                .find(|p| f.sides.npc[p.side.index()])
+            else {
+                break;
+            };
+            let note = format!("{} takes /{}.", f.sides.styled[p.side.index()], p.default);
+            lines.extend(Box::pin(self.apply(p.side, p.default, now, Some(note), false)).await?);
+        }
+        lines.extend(self.prompts(now));
+        Ok(lines)
+    }
+
+    fn prompts(&self, now: DateTime<Utc>) -> Lines {
+        let Some(f) = &self.fight else {
+            return Vec::new();
+        };
+        let left = (f.deadline - now).num_seconds().max(0) as u64;
+        f.fight
+            .pending()
+            .iter()
+            .map(|p| self.game.prompt(&f.fight, p, &f.sides, left))
+            .collect()
+    }
+
+    fn status(&self, now: DateTime<Utc>) -> Lines {
+        if let Some(f) = &self.fight {
+            let mut lines = vec![format!(
+                "Fight #{}: {} vs {}, {} of {}. {}",
+                f.id,
+                f.sides.styled[0],
+                f.sides.styled[1],
+                G::BOUT,
+                G::NAME,
+                self.game.stage(&f.fight, &f.sides)
+            )];
+            lines.extend(self.prompts(now));
+            return lines;
+        }
+        if let Some(c) = &self.challenge {
+            let left = (c.deadline - now).num_seconds().max(0);
+            return vec![format!(
+                "{} has challenged {}; waiting for {} to /accept or /decline ({left}s).",
+                c.sides.styled[0], c.sides.styled[1], c.sides.users[1]
+            )];
+        }
+        vec![format!(
+            "No fight in {} ({}). Challenge someone: /challenge TARGET",
+            self.channel,
+            G::NAME
+        )]
+    }
+
+    async fn show(&self, user: &str, name: Option<&str>, now: DateTime<Utc>) -> Result<Lines> {
+        let found = match name {
+            None => self.mine(user, now).await?,
+            Some(n) => self.find(n, now).await?,
+        };
+        match found {
+            Some(c) => self.game.sheet_lines(&c),
+            None => Ok(vec![match name {
+                None => self.no_character(user),
+                Some(n) => format!(
+                    "No {} or player named '{}' plays {} here.",
+                    G::CHARACTER,
+                    n.trim(),
+                    G::NAME
+                ),
+            }]),
+        }
+    }
+
+    async fn record(&self, user: &str, name: Option<&str>) -> Result<Lines> {
+        let found = match name {
+            None => self.store().character_of(self.realm, G::ID, user).await?,
+            Some(n) => {
+                let n = n.trim().trim_start_matches('@');
+                match self.store().character_of(self.realm, G::ID, n).await? {
+                    Some(c) => Some(c),
+                    None => self.store().character_named(self.realm, G::ID, n).await?,
+                }
+            }
+        };
+        let Some(c) = found else {
+            return Ok(vec![match name {
+                None => self.no_character(user),
+                Some(n) => format!("No {} named '{}' in {}.", G::CHARACTER, n.trim(), G::NAME),
+            }]);
+        };
+        let r = c.record;
+        Ok(vec![format!(
+            "{} in {}: {} {}, {} {}, {} {}.",
+            self.game.styled(&c),
+            G::NAME,
+            r.wins,
+            if r.wins == 1 { "win" } else { "wins" },
+            r.losses,
+            if r.losses == 1 { "loss" } else { "losses" },
+            r.draws,
+            if r.draws == 1 { "draw" } else { "draws" },
+        )])
+    }
+
+    async fn create(
+        &self,
+        owner: Option<&str>,
+        by: &str,
+        name: &str,
+        sheet: AsOf,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        let created = self
+            .store()
+            .create_character(
+                self.realm,
+                G::ID,
+                owner,
+                by,
+                name,
+                &sheet.sheet,
+                &sheet.state,
+                now,
+            )
+            .await;
+        match created {
+            Ok(c) => {
+                let mut lines = vec![format!(
+                    "{} is ready for {}{}.",
+                    self.game.styled(&c),
+                    G::NAME,
+                    if owner.is_none() {
+                        " (a non-player character: Herald decides for it)"
+                    } else {
+                        ""
+                    }
+                )];
+                lines.extend(self.game.sheet_lines(&c)?);
+                Ok(lines)
+            }
+            Err(CharacterError::Db(e)) => Err(e.into()),
+            Err(refusal) => Ok(vec![format!("Cannot create {name}: {refusal}.")]),
+        }
+    }
+
+    async fn npc_create(&self, user: &str, rest: &str, now: DateTime<Utc>) -> Result<Lines> {
+        let line = format!("/{} create {rest}", G::CHARACTER);
+        let command = match parse_in(&line, &['/'], G::commands()) {
+            Some(Ok(Command::Game(g))) => g,
+            Some(Err(e)) => return Ok(vec![e.to_string()]),
+            _ => {
+                return Ok(vec![format!(
+                    "Usage: /npc create NAME [OPTIONS], with the options of /{} create.",
+                    G::CHARACTER
+                )])
+            }
+        };
+        match self.game.meaning(&command, None, true, &self.app.day(now)) {
+            Meaning::Create(name, sheet) => self.create(None, user, &name, sheet, now).await,
+            Meaning::Refused(line) => Ok(vec![line]),
+            _ => Ok(vec![format!(
+                "Usage: /npc create NAME [OPTIONS], with the options of /{} create.",
+                G::CHARACTER
+            )]),
+        }
+    }
+
+    async fn npc_retire(&self, name: &str) -> Result<Lines> {
+        let Some(c) = self
+            .store()
+            .character_named(self.realm, G::ID, name)
+            .await?
+            .filter(Character::is_npc)
+        else {
+            return Ok(vec![format!(
+                "No non-player character named '{}' in {}.",
+                name.trim(),
+                G::NAME
+            )]);
+        };
+        if let Some(channel) = self.app.character_fighting_in(c.id) {
+            return Ok(vec![format!(
+                "{} is fighting in {channel}; retire it once the fight is over.",
+                self.game.styled(&c)
+            )]);
+        }
+        self.store().retire_character(c.id).await?;
+        Ok(vec![format!(
+            "{} is retired; its fights stay in the books.",
+            self.game.styled(&c)
+        )])
+    }
+
+    async fn act_as(&mut self, name: &str, text: &str, now: DateTime<Utc>) -> Result<Lines> {
+        let Some(f) = &self.fight else {
+            return Ok(vec![format!(
+                "There is no fight in {} for {} to act in.",
+                self.channel,
+                name.trim()
+            )]);
+        };
+        let Some(side) = Side::BOTH.into_iter().find(|s| {
+            f.sides.npc[s.index()] && f.sides.plain[s.index()].eq_ignore_ascii_case(name.trim())
+        }) else {
+            return Ok(vec![format!(
+                "'{}' is not a non-player character of this fight; /as speaks for an NPC that is fighting here.",
+                name.trim()
+            )]);
+        };
+        let decision = match parse_in(text, &['/', '!'], G::commands()) {
+            Some(Ok(Command::Game(g))) => {
+                match self.game.meaning(&g, None, false, &self.app.day(now)) {
+                    Meaning::Decide(d) => Some(d),
+                    _ => None,
+                }
+            }
+            Some(Err(e)) => return Ok(vec![e.to_string()]),
+            _ => None,
+        };
+        let Some(decision) = decision else {
+            return Ok(vec![format!(
+                "Usage: /as {} /DECISION, a decision of this fight: {}.",
+                name.trim(),
+                self.waiting()
+            )]);
+        };
+        self.apply(side, decision, now, None, true).await
+    }
+
+    /// `/help [COMMAND]` in this game's channel.
+    fn help(&self, topic: Option<&str>) -> Lines {
+        let table = G::commands();
+        let Some(topic) = topic else {
+            let own: Vec<&str> = table
+                .iter()
+                .filter(|s| s.path != ["help"])
+                .map(|s| s.usage)
+                .collect();
+            return vec![format!(
+                "{} in {}: {}. Also: /challenge TARGET, /accept, /decline, /status, /sheet [NAME], /record [NAME], /roll EXPR, /game; moderators: /npc create NAME [OPTIONS], /npc retire NAME, /as NAME COMMAND. /help COMMAND explains one.",
+                G::NAME,
+                self.channel,
+                own.join(", ")
+            )];
+        };
+        let words: Vec<String> = topic
+            .split_whitespace()
+            .map(|w| w.trim_start_matches(['/', '!']).to_lowercase())
+            .collect();
+        let phrase = words.join(" ");
+        let spec = table
+            .iter()
+            .find(|s| s.name() == phrase)
+            .or_else(|| crate::command::find_spec(&phrase));
+        match spec {
+            Some(spec) => vec![format!(
+                "{} — {} Example: {}",
+                spec.usage, spec.summary, spec.example
+            )],
+            None => vec![format!(
+                "No command '{phrase}' in {}; /help lists them.",
+                G::NAME
+            )],
+        }
+    }
+
+    async fn game_command(
+        &mut self,
+        user: &str,
+        g: &GameCommand,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        if g.name == "help" {
+            return Ok(self.help(g.arg("command")));
+        }
+        let mine = self.mine(user, now).await?;
+        let day = self.app.day(now);
+        match self.game.meaning(g, mine.as_ref(), false, &day) {
+            Meaning::Create(name, sheet) => self.create(Some(user), user, &name, sheet, now).await,
+            Meaning::Decide(d) => self.decide(user, d, now).await,
+            Meaning::Show(name) => self.show(user, name.as_deref(), now).await,
+            Meaning::Refused(line) => Ok(vec![line]),
+            Meaning::Change(change, line) => {
+                let Some(c) = mine else {
+                    return Ok(vec![self.no_character(user)]);
+                };
+                if let Some(channel) = self.app.character_fighting_in(c.id) {
+                    return Ok(vec![format!(
+                        "{} is fighting in {channel}; /{} waits until the fight is over.",
+                        self.game.styled(&c),
+                        g.name
+                    )]);
+                }
+                self.store()
+                    .save_character(c.id, &change.sheet, &change.state)
+                    .await?;
+                Ok(vec![line])
+            }
+        }
+    }
+
+    async fn deadline(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+        if self.next_deadline().is_none_or(|d| d > now) {
+            return Ok(Vec::new());
+        }
+        let Some(f) = &self.fight else {
+            return Ok(match self.challenge.take() {
+                Some(c) => vec![format!(
+                    "The challenge of {} to {} lapses unanswered.",
+                    c.sides.styled[0], c.sides.styled[1]
+                )],
+                None => Vec::new(),
+            });
+        };
+        let Some(p) = f.fight.pending().into_iter().next() else {
+            return Ok(Vec::new());
+        };
+        let note = format!(
+            "{} did not answer in time: /{} is taken for them.",
+            f.sides.who(p.side),
+            p.default
+        );
+        self.apply(p.side, p.default, now, Some(note), true).await
+    }
+
+    async fn restore_bout(&mut self, bout: OpenBout, now: DateTime<Utc>) -> Result<Lines> {
+        let (fight, rng, _) = replay::<G::Fight>(&bout)?;
+        let mut fighters = Vec::with_capacity(2);
+        for id in bout.characters {
+            fighters.push(self.store().character(id).await?.with_context(|| {
+                format!("fight #{} names a character not in the books", bout.id)
+            })?);
+        }
+        let fighters: [Character; 2] = fighters
+            .try_into()
+            .map_err(|_| anyhow::anyhow!("fight #{} has not two fighters", bout.id))?;
+        if let Err((_, other)) = self.app.claim_characters(&bout.characters, &self.channel) {
+            anyhow::bail!(
+                "a character of fight #{} is also fighting in {other}",
+                bout.id
+            );
+        }
+        let sides = self.sides([&fighters[0], &fighters[1]]);
+        self.fight = Some(Live {
+            id: bout.id,
+            fight,
+            seed: bout.seed,
+            word_pos: rng.word_pos(),
+            fighters,
+            sides,
+            seq: bout.steps.len() as i64,
+            deadline: now + self.timeout(),
+        });
+        let mut lines = vec![format!(
+            "Herald is back. Fight #{} resumes where it stood.",
+            bout.id
+        )];
+        lines.extend(self.status(now));
+        Ok(lines)
+    }
+}
+
+/// Replays a stored fight of a game on the seam: the fight as it now stands, its stream
+/// positioned after the last roll, and the rolls that disagree with the seed.
+pub fn replay<F: Fight>(bout: &OpenBout) -> Result<(F, SeededDice, Vec<usize>)> {
+    let setup: F::Setup =
+        serde_json::from_value(bout.setup.clone()).context("the fight's setup does not parse")?;
+    let mut rng = SeededDice::new(bout.seed);
+    let mut steps = bout.steps.iter();
+    let first = steps
+        .next()
+        .with_context(|| format!("fight #{} has no start step", bout.id))?;
+    let mut mismatches = Vec::new();
+    let mut offset = 0;
+    let mut dice = ReplayDice::new(&mut rng, first.rolls.clone());
+    let (mut fight, _) = F::start(setup, &mut dice);
+    mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
+    offset += first.rolls.len();
+    for (n, step) in steps.enumerate() {
+        let step = step.decoded::<F::Decision>()?;
+        let (Some(side), Some(decision)) = (step.side, step.decision) else {
+            anyhow::bail!("fight #{} step {} has no decision", bout.id, n + 1);
+        };
+        let mut dice = ReplayDice::new(&mut rng, step.rolls.clone());
+        fight.decide(side, decision, &mut dice).map_err(|e| {
+            anyhow::anyhow!("fight #{} step {} no longer replays: {e}", bout.id, n + 1)
+        })?;
+        mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
+        offset += step.rolls.len();
+    }
+    Ok((fight, rng, mismatches))
+}

@@ -1,0 +1,530 @@
+//! The books every game shares: which game a channel plays, the characters of the games other
+//! than PsiKnight (sheet, state and record, the sheet and state as the game's JSON), and their
+//! fights, in the same fights table and fight log as PsiKnight's, marked with the game's id.
+
+use super::{in_order, step_from_row, Id, Step, Store};
+use anyhow::{Context, Result};
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::Row;
+use thiserror::Error;
+
+/// Why a character could not be created.
+#[derive(Debug, Error)]
+pub enum CharacterError {
+    /// The name is taken in this game and realm (any case).
+    #[error("there is already a character named {0} in this game here")]
+    NameTaken(String),
+    /// The player already has a character in this game.
+    #[error("you already have {0} in this game; a player has one character per game")]
+    HasOne(String),
+    /// Anything else.
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+/// A fighter's record in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Fights won.
+    pub wins: i64,
+    /// Fights lost.
+    pub losses: i64,
+    /// Fights drawn.
+    pub draws: i64,
+}
+
+/// A character of a game other than PsiKnight, as the books hold it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Character {
+    /// Database id.
+    pub id: Id,
+    /// The game's id.
+    pub game: String,
+    /// Its name, as created.
+    pub name: String,
+    /// The player; `None` for a non-player character.
+    pub owner: Option<String>,
+    /// Who created it: the player, or the moderator who made the NPC.
+    pub created_by: String,
+    /// The game's sheet.
+    pub sheet: Value,
+    /// What outlasts a fight.
+    pub state: Value,
+    /// Wins, losses, draws.
+    pub record: Record,
+}
+
+impl Character {
+    /// Whether Herald decides for it (a non-player character).
+    pub fn is_npc(&self) -> bool {
+        self.owner.is_none()
+    }
+}
+
+/// A new fight of a game on the seam.
+pub struct NewBout<'a> {
+    /// Which realm.
+    pub realm: Id,
+    /// Which channel.
+    pub channel: &'a str,
+    /// The game's id.
+    pub game: &'a str,
+    /// The characters, challenger first.
+    pub characters: [Id; 2],
+    /// Who speaks for each side: the player, or the NPC's name.
+    pub users: [&'a str; 2],
+    /// The game's setup as JSON.
+    pub setup: &'a Value,
+    /// The seed.
+    pub seed: [u8; 32],
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
+/// The end of a fight of a game on the seam: written in one transaction with what outlasts it.
+pub struct BoutEnd {
+    /// Which fight.
+    pub fight: Id,
+    /// The number of the last step.
+    pub seq: i64,
+    /// The last step.
+    pub last: Step<String>,
+    /// The characters, challenger first.
+    pub characters: [Id; 2],
+    /// The winner's side index; `None` for a draw.
+    pub winner: Option<usize>,
+    /// Why it ended.
+    pub reason: String,
+    /// The game's outcome as JSON.
+    pub outcome: Value,
+    /// Each character's sheet and state after the fight.
+    pub after: [(Value, Value); 2],
+}
+
+/// A fight of a game on the seam, with its steps, as needed to restore or verify it.
+#[derive(Clone, Debug)]
+pub struct OpenBout {
+    /// Database id.
+    pub id: Id,
+    /// The game's id.
+    pub game: String,
+    /// Where it is fought.
+    pub channel: String,
+    /// The characters, challenger first.
+    pub characters: [Id; 2],
+    /// Who speaks for each side.
+    pub users: [String; 2],
+    /// What it started from, as the game's JSON.
+    pub setup: Value,
+    /// The seed of its dice.
+    pub seed: [u8; 32],
+    /// Every step so far (decisions as JSON text).
+    pub steps: Vec<Step<String>>,
+    /// How it ended, once it has: the reason and the game's outcome.
+    pub ended: Option<(String, Value)>,
+}
+
+const CHARACTER_COLUMNS: &str =
+    "c.id, c.game, c.name, u.name AS owner, c.created_by, c.sheet, c.state, c.wins, c.losses, c.draws";
+
+fn character_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Character> {
+    Ok(Character {
+        id: row.try_get("id")?,
+        game: row.try_get("game")?,
+        name: row.try_get("name")?,
+        owner: row.try_get("owner")?,
+        created_by: row.try_get("created_by")?,
+        sheet: serde_json::from_str(&row.try_get::<String, _>("sheet")?)
+            .context("a character's sheet does not parse")?,
+        state: serde_json::from_str(&row.try_get::<String, _>("state")?)
+            .context("a character's state does not parse")?,
+        record: Record {
+            wins: row.try_get("wins")?,
+            losses: row.try_get("losses")?,
+            draws: row.try_get("draws")?,
+        },
+    })
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
+}
+
+impl Store {
+    /// The game a moderator chose for a channel, if one did.
+    pub async fn channel_game(&self, realm: Id, channel: &str) -> Result<Option<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT game FROM channel_games WHERE realm_id = ? AND channel = ?")
+                .bind(realm)
+                .bind(channel)
+                .fetch_optional(self.pool())
+                .await?,
+        )
+    }
+
+    /// Remembers the game a channel plays.
+    pub async fn set_channel_game(
+        &self,
+        realm: Id,
+        channel: &str,
+        game: &str,
+        by: &str,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO channel_games (realm_id, channel, game, set_by, at) VALUES (?, ?, ?, ?, ?) \
+             ON CONFLICT (realm_id, channel) DO UPDATE SET game = excluded.game, \
+             set_by = excluded.set_by, at = excluded.at",
+        )
+        .bind(realm)
+        .bind(channel)
+        .bind(game)
+        .bind(by)
+        .bind(at.to_rfc3339())
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Creates a character: a player's (`owner`) or an NPC (`owner` `None`).
+    #[allow(clippy::too_many_arguments)]
+    pub async fn create_character(
+        &self,
+        realm: Id,
+        game: &str,
+        owner: Option<&str>,
+        created_by: &str,
+        name: &str,
+        sheet: &Value,
+        state: &Value,
+        at: DateTime<Utc>,
+    ) -> Result<Character, CharacterError> {
+        let mut tx = self.pool().begin().await?;
+        let owner_id = match owner {
+            Some(o) => Some(Store::user(&mut tx, realm, o).await?),
+            None => None,
+        };
+        if let Some(owner_id) = owner_id {
+            let had: Option<String> = sqlx::query_scalar(
+                "SELECT name FROM characters WHERE realm_id = ? AND game = ? AND owner_id = ? \
+                 AND retired = 0",
+            )
+            .bind(realm)
+            .bind(game)
+            .bind(owner_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some(name) = had {
+                return Err(CharacterError::HasOne(name));
+            }
+        }
+        let inserted = sqlx::query_scalar::<_, Id>(
+            "INSERT INTO characters (realm_id, game, owner_id, created_by, name, name_key, sheet, \
+             state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(realm)
+        .bind(game)
+        .bind(owner_id)
+        .bind(created_by)
+        .bind(name)
+        .bind(name.to_lowercase())
+        .bind(sheet.to_string())
+        .bind(state.to_string())
+        .bind(at.to_rfc3339())
+        .fetch_one(&mut *tx)
+        .await;
+        let id = match inserted {
+            Ok(id) => id,
+            Err(e) if is_unique_violation(&e) => {
+                return Err(CharacterError::NameTaken(name.to_string()))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        tx.commit().await?;
+        Ok(Character {
+            id,
+            game: game.to_string(),
+            name: name.to_string(),
+            owner: owner.map(str::to_string),
+            created_by: created_by.to_string(),
+            sheet: sheet.clone(),
+            state: state.clone(),
+            record: Record::default(),
+        })
+    }
+
+    /// A player's active character in a game.
+    pub async fn character_of(
+        &self,
+        realm: Id,
+        game: &str,
+        owner: &str,
+    ) -> Result<Option<Character>> {
+        let sql = format!(
+            "SELECT {CHARACTER_COLUMNS} FROM characters c JOIN users u ON u.id = c.owner_id \
+             WHERE c.realm_id = ? AND c.game = ? AND u.name = ? AND c.retired = 0"
+        );
+        let row = sqlx::query(&sql)
+            .bind(realm)
+            .bind(game)
+            .bind(owner)
+            .fetch_optional(self.pool())
+            .await?;
+        row.as_ref().map(character_from_row).transpose()
+    }
+
+    /// An active character of a game by name, any case.
+    pub async fn character_named(
+        &self,
+        realm: Id,
+        game: &str,
+        name: &str,
+    ) -> Result<Option<Character>> {
+        let sql = format!(
+            "SELECT {CHARACTER_COLUMNS} FROM characters c LEFT JOIN users u ON u.id = c.owner_id \
+             WHERE c.realm_id = ? AND c.game = ? AND c.name_key = ? AND c.retired = 0"
+        );
+        let row = sqlx::query(&sql)
+            .bind(realm)
+            .bind(game)
+            .bind(name.trim().to_lowercase())
+            .fetch_optional(self.pool())
+            .await?;
+        row.as_ref().map(character_from_row).transpose()
+    }
+
+    /// A character by id, retired or not.
+    pub async fn character(&self, id: Id) -> Result<Option<Character>> {
+        let sql = format!(
+            "SELECT {CHARACTER_COLUMNS} FROM characters c LEFT JOIN users u ON u.id = c.owner_id \
+             WHERE c.id = ?"
+        );
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?;
+        row.as_ref().map(character_from_row).transpose()
+    }
+
+    /// Every character of the books, in order of creation, with its realm's name.
+    pub async fn all_characters(&self) -> Result<Vec<(String, Character, bool)>> {
+        let sql = format!(
+            "SELECT {CHARACTER_COLUMNS}, r.name AS realm_name, c.retired FROM characters c \
+             LEFT JOIN users u ON u.id = c.owner_id JOIN realms r ON r.id = c.realm_id ORDER BY c.id"
+        );
+        let rows = sqlx::query(&sql).fetch_all(self.pool()).await?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    row.try_get("realm_name")?,
+                    character_from_row(row)?,
+                    row.try_get("retired")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Writes a character's sheet and state (between fights: a smith's repair, a day's healing).
+    pub async fn save_character(&self, id: Id, sheet: &Value, state: &Value) -> Result<()> {
+        sqlx::query("UPDATE characters SET sheet = ?, state = ? WHERE id = ?")
+            .bind(sheet.to_string())
+            .bind(state.to_string())
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Retires a character: its name is free again, its fights stay in the books.
+    pub async fn retire_character(&self, id: Id) -> Result<()> {
+        sqlx::query("UPDATE characters SET retired = 1 WHERE id = ?")
+            .bind(id)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Records a new fight of a game on the seam and its start step, in one transaction.
+    pub async fn start_bout(&self, f: NewBout<'_>, start: &Step<String>) -> Result<Id> {
+        let mut tx = self.pool().begin().await?;
+        let id: Id = sqlx::query_scalar(
+            "INSERT INTO fights (realm_id, channel, game, kind, challenger_character, \
+             challenged_character, challenger_user, challenged_user, setup, seed, seed_hash, \
+             recorded, started_at) VALUES (?, ?, ?, 'bout', ?, ?, ?, ?, ?, ?, ?, 1, ?) RETURNING id",
+        )
+        .bind(f.realm)
+        .bind(f.channel)
+        .bind(f.game)
+        .bind(f.characters[0])
+        .bind(f.characters[1])
+        .bind(f.users[0])
+        .bind(f.users[1])
+        .bind(f.setup.to_string())
+        .bind(hex::encode(f.seed))
+        .bind(crate::fairness::seed_hash(&f.seed))
+        .bind(f.at.to_rfc3339())
+        .fetch_one(&mut *tx)
+        .await?;
+        let first = super::insert_steps(&mut tx, &[(id, 0, start)]).await?;
+        sqlx::query("UPDATE fights SET first_step = ? WHERE id = ?")
+            .bind(first)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Ends a fight of a game on the seam: its last step, its outcome, both characters' sheets,
+    /// states and records, in one transaction.
+    pub async fn finish_bout(&self, end: &BoutEnd) -> Result<()> {
+        let mut tx = self.pool().begin().await?;
+        super::insert_steps(&mut tx, &[(end.fight, end.seq, &end.last)]).await?;
+        let winner = end.winner.map(|w| end.characters[w]);
+        let done = sqlx::query(
+            "UPDATE fights SET ended_at = ?, winner_character = ?, reason = ?, outcome = ?, \
+             steps = ? WHERE id = ? AND ended_at IS NULL",
+        )
+        .bind(end.last.at.to_rfc3339())
+        .bind(winner)
+        .bind(&end.reason)
+        .bind(end.outcome.to_string())
+        .bind(end.seq + 1)
+        .bind(end.fight)
+        .execute(&mut *tx)
+        .await?;
+        anyhow::ensure!(
+            done.rows_affected() == 1,
+            "fight #{} has already ended",
+            end.fight
+        );
+        for (i, (sheet, state)) in end.after.iter().enumerate() {
+            let (w, l, d) = match end.winner {
+                None => (0, 0, 1),
+                Some(s) if s == i => (1, 0, 0),
+                Some(_) => (0, 1, 0),
+            };
+            sqlx::query(
+                "UPDATE characters SET sheet = ?, state = ?, wins = wins + ?, losses = losses + ?, \
+                 draws = draws + ? WHERE id = ?",
+            )
+            .bind(sheet.to_string())
+            .bind(state.to_string())
+            .bind(w)
+            .bind(l)
+            .bind(d)
+            .bind(end.characters[i])
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    const BOUT_COLUMNS: &'static str = "id, game, channel, challenger_character, \
+        challenged_character, challenger_user, challenged_user, setup, seed, first_step, steps, \
+        ended_at, reason, outcome";
+
+    fn bout_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<(OpenBout, Id, Option<i64>)> {
+        let id: Id = row.try_get("id")?;
+        let mut seed = [0u8; 32];
+        hex::decode_to_slice(row.try_get::<String, _>("seed")?, &mut seed)
+            .context("a fight's seed is not 64 hex digits")?;
+        let ended = match row.try_get::<Option<String>, _>("ended_at")? {
+            Some(_) => Some((
+                row.try_get::<Option<String>, _>("reason")?
+                    .unwrap_or_default(),
+                serde_json::from_str(
+                    &row.try_get::<Option<String>, _>("outcome")?
+                        .unwrap_or_default(),
+                )
+                .context("a fight's outcome does not parse")?,
+            )),
+            None => None,
+        };
+        let bout = OpenBout {
+            id,
+            game: row.try_get("game")?,
+            channel: row.try_get("channel")?,
+            characters: [
+                row.try_get::<Option<Id>, _>("challenger_character")?
+                    .with_context(|| format!("fight #{id} names no character"))?,
+                row.try_get::<Option<Id>, _>("challenged_character")?
+                    .with_context(|| format!("fight #{id} names no character"))?,
+            ],
+            users: [
+                row.try_get("challenger_user")?,
+                row.try_get("challenged_user")?,
+            ],
+            setup: serde_json::from_str(&row.try_get::<String, _>("setup")?)
+                .context("a fight's setup does not parse")?,
+            seed,
+            steps: Vec::new(),
+            ended,
+        };
+        let first: Option<Id> = row.try_get("first_step")?;
+        Ok((
+            bout,
+            first.with_context(|| format!("fight #{id} has no steps"))?,
+            row.try_get("steps")?,
+        ))
+    }
+
+    async fn bout_steps(&self, id: Id, first: Id, count: Option<i64>) -> Result<Vec<Step<String>>> {
+        let rows = sqlx::query(
+            "SELECT seq, side, decision, rolls, at FROM fight_steps \
+             WHERE id >= ? AND fight_id = ? ORDER BY id LIMIT ?",
+        )
+        .bind(first)
+        .bind(id)
+        .bind(count.unwrap_or(-1))
+        .fetch_all(self.pool())
+        .await?;
+        in_order(
+            id,
+            rows.iter().map(step_from_row).collect::<Result<Vec<_>>>()?,
+        )
+    }
+
+    /// Every open fight of the games on the seam in a realm, with its steps, for a restart.
+    pub async fn open_bouts(&self, realm: Id) -> Result<Vec<OpenBout>> {
+        let sql = format!(
+            "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL AND game <> 'psiknight' \
+             ORDER BY id",
+            Self::BOUT_COLUMNS
+        );
+        let rows = sqlx::query(&sql).bind(realm).fetch_all(self.pool()).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let (mut bout, first, count) = Self::bout_from_row(row)?;
+            bout.steps = self.bout_steps(bout.id, first, count).await?;
+            out.push(bout);
+        }
+        Ok(out)
+    }
+
+    /// The game a fight belongs to; `None` when there is no such fight.
+    pub async fn fight_game(&self, id: Id) -> Result<Option<String>> {
+        Ok(sqlx::query_scalar("SELECT game FROM fights WHERE id = ?")
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?)
+    }
+
+    /// A fight of a game on the seam with its steps, ended or not.
+    pub async fn bout(&self, id: Id) -> Result<OpenBout> {
+        let sql = format!(
+            "SELECT {} FROM fights WHERE id = ? AND game <> 'psiknight'",
+            Self::BOUT_COLUMNS
+        );
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?
+            .with_context(|| format!("there is no fight #{id} of a game on the seam"))?;
+        let (mut bout, first, count) = Self::bout_from_row(&row)?;
+        bout.steps = self.bout_steps(id, first, count).await?;
+        Ok(bout)
+    }
+}
