@@ -1328,7 +1328,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         example: "/npc create Drone-7 --strength 7",
         args: &[ArgSpec::pos("rest", "NAME [OPTIONS]", ArgKind::Reason, "the name and the game's options", "Drone-7 --strength 7")],
         access: Access::Moderator,
-        group: Group::Admin,
+        group: Group::Fights,
         build: |v| Ok(Command::NpcCreate { rest: v.req("rest")? }),
     },
     CommandSpec {
@@ -1337,10 +1337,10 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/npc retire NAME",
         summary: "Remove a non-player character; its fights stay in the books.",
         example: "/npc retire Drone-7",
-        args: &[KNIGHT],
+        args: &[ArgSpec::pos("name", "NAME", ArgKind::Knight, "the non-player character", "Drone-7").greedy()],
         access: Access::Moderator,
-        group: Group::Admin,
-        build: |v| Ok(Command::NpcRetire { name: v.req("knight")? }),
+        group: Group::Fights,
+        build: |v| Ok(Command::NpcRetire { name: v.req("name")? }),
     },
     CommandSpec {
         path: &["as"],
@@ -1353,7 +1353,7 @@ pub const COMMANDS: &[CommandSpec] = &[
             ArgSpec::pos("command", "COMMAND", ArgKind::Reason, "the command, as typed", "/attack"),
         ],
         access: Access::Moderator,
-        group: Group::Admin,
+        group: Group::Fights,
         build: |v| Ok(Command::As { name: v.req("name")?, command: v.req("command")? }),
     },
     CommandSpec {

@@ -75,15 +75,20 @@ pub async fn export(store: &Store) -> Result<Value> {
     }
     let mut fights = Vec::new();
     for row in sqlx::query(
-        "SELECT f.*, a.name AS a_name, b.name AS b_name, w.name AS w_name FROM fights f \
-         JOIN knights a ON a.id = f.challenger_id JOIN knights b ON b.id = f.challenged_id \
-         LEFT JOIN knights w ON w.id = f.winner_id ORDER BY f.id",
+        "SELECT f.*, COALESCE(a.name, ca.name) AS a_name, COALESCE(b.name, cb.name) AS b_name, \
+         COALESCE(w.name, cw.name) AS w_name FROM fights f \
+         LEFT JOIN knights a ON a.id = f.challenger_id LEFT JOIN knights b ON b.id = f.challenged_id \
+         LEFT JOIN knights w ON w.id = f.winner_id \
+         LEFT JOIN characters ca ON ca.id = f.challenger_character \
+         LEFT JOIN characters cb ON cb.id = f.challenged_character \
+         LEFT JOIN characters cw ON cw.id = f.winner_character ORDER BY f.id",
     )
     .fetch_all(pool)
     .await?
     {
         fights.push(json!({
             "id": row.try_get::<i64, _>("id")?,
+            "game": row.try_get::<String, _>("game")?,
             "kind": row.try_get::<String, _>("kind")?,
             "channel": row.try_get::<String, _>("channel")?,
             "knights": [row.try_get::<String, _>("a_name")?, row.try_get::<String, _>("b_name")?],
@@ -123,7 +128,29 @@ pub async fn export(store: &Store) -> Result<Value> {
             "ended_at": row.try_get::<Option<String>, _>("ended_at")?,
         }));
     }
-    Ok(
-        json!({ "knights": knights, "ledger": ledger, "fights": fights, "tournaments": tournaments }),
-    )
+    let characters: Vec<Value> = store
+        .all_characters()
+        .await?
+        .into_iter()
+        .map(|(realm, c, retired)| {
+            json!({
+                "game": c.game,
+                "realm": realm,
+                "name": c.name,
+                "owner": c.owner,
+                "npc": c.owner.is_none(),
+                "sheet": c.sheet,
+                "state": c.state,
+                "record": {"wins": c.record.wins, "losses": c.record.losses, "draws": c.record.draws},
+                "retired": retired,
+            })
+        })
+        .collect();
+    Ok(json!({
+        "knights": knights,
+        "ledger": ledger,
+        "fights": fights,
+        "tournaments": tournaments,
+        "characters": characters,
+    }))
 }

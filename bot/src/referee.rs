@@ -63,7 +63,7 @@ struct Challenge {
     deadline: DateTime<Utc>,
 }
 
-struct Live<F> {
+struct Live<F, D> {
     id: Id,
     fight: F,
     seed: [u8; 32],
@@ -72,6 +72,9 @@ struct Live<F> {
     sides: Sides,
     seq: i64,
     deadline: DateTime<Utc>,
+    /// A moderator's decision for an NPC (`/as`), taken at its next decision instead of the
+    /// default.
+    orders: [Option<D>; 2],
 }
 
 struct Referee<G: Game> {
@@ -80,7 +83,7 @@ struct Referee<G: Game> {
     channel: String,
     game: G,
     challenge: Option<Challenge>,
-    fight: Option<Live<G::Fight>>,
+    fight: Option<Live<G::Fight, Decision<G>>>,
 }
 
 type Decision<G> = <<G as Game>::Fight as Fight>::Decision;
@@ -408,6 +411,7 @@ impl<G: Game> Referee<G> {
             sides: c.sides,
             seq: 1,
             deadline: now + self.timeout(),
+            orders: [None, None],
         });
         lines.extend(self.after_step(now).await?);
         Ok(lines)
@@ -603,8 +607,17 @@ impl<G: Game> Referee<G> {
             else {
                 break;
             };
-            let note = format!("{} takes /{}.", f.sides.styled[p.side.index()], p.default);
-            lines.extend(Box::pin(self.apply(p.side, p.default, now, Some(note), false)).await?);
+            let i = p.side.index();
+            let ordered = f.orders[i].filter(|d| p.options.contains(d));
+            let decision = ordered.unwrap_or(p.default);
+            let note = match ordered {
+                Some(d) => format!("{} takes /{d}, as a moderator ordered.", f.sides.styled[i]),
+                None => format!("{} takes /{decision}.", f.sides.styled[i]),
+            };
+            if let Some(f) = &mut self.fight {
+                f.orders[i] = None;
+            }
+            lines.extend(Box::pin(self.apply(p.side, decision, now, Some(note), false)).await?);
         }
         lines.extend(self.prompts(now));
         Ok(lines)
@@ -822,7 +835,14 @@ impl<G: Game> Referee<G> {
                 self.waiting()
             )]);
         };
-        self.apply(side, decision, now, None, true).await
+        // The NPC's decisions are taken at once when its turn comes: the order waits for it.
+        let styled = f.sides.styled[side.index()].clone();
+        if let Some(f) = &mut self.fight {
+            f.orders[side.index()] = Some(decision);
+        }
+        Ok(vec![format!(
+            "{styled} will take /{decision} at its next decision, if it is a choice then."
+        )])
     }
 
     /// `/help [COMMAND]` in this game's channel.
@@ -948,6 +968,7 @@ impl<G: Game> Referee<G> {
             sides,
             seq: bout.steps.len() as i64,
             deadline: now + self.timeout(),
+            orders: [None, None],
         });
         let mut lines = vec![format!(
             "Herald is back. Fight #{} resumes where it stood.",
@@ -987,4 +1008,77 @@ pub fn replay<F: Fight>(bout: &OpenBout) -> Result<(F, SeededDice, Vec<usize>)> 
         offset += step.rolls.len();
     }
     Ok((fight, rng, mismatches))
+}
+
+/// `herald verify` for a fight of `G`: replays it from its seed and decisions and compares its
+/// end with the books.
+pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::verify::Report>> {
+    Box::pin(async move {
+        let bout = store.bout(id).await?;
+        let report = |ok, message: String| Ok(crate::verify::Report { ok, message });
+        let Some((reason, logged)) = &bout.ended else {
+            return report(
+                false,
+                format!(
+                    "Fight #{id} of {} is still open ({} steps so far); only a finished fight can be verified.",
+                    G::NAME,
+                    bout.steps.len().saturating_sub(1)
+                ),
+            );
+        };
+        let (fight, _, mismatches) = match replay::<G::Fight>(&bout) {
+            Ok(r) => r,
+            Err(e) => return report(false, format!("Fight #{id} does not replay: {e:#}")),
+        };
+        if let Some(&first) = mismatches.first() {
+            return report(
+                false,
+                format!(
+                    "Fight #{id} differs: roll #{} (and {} more) is not what the seed gives.",
+                    first + 1,
+                    mismatches.len() - 1
+                ),
+            );
+        }
+        let game = G::new(&crate::config::Config::default())?;
+        let replayed = game.outcome(&fight);
+        if &replayed != logged {
+            return report(
+                false,
+                format!("Fight #{id} differs: the replay ends {replayed}, the books say {logged}."),
+            );
+        }
+        let injected = bout
+            .steps
+            .iter()
+            .flat_map(|s| &s.rolls)
+            .filter(|r| r.1)
+            .count();
+        let winner = fight.result().and_then(|r| r.winner).map_or_else(
+            || "a draw".to_string(),
+            |w| format!("{} won", bout_name(&bout, w)),
+        );
+        report(
+            true,
+            format!(
+                "Fight #{id} of {} verifies: {} decisions replayed from seed {}; {winner} ({reason}){}.",
+                G::NAME,
+                bout.steps.len().saturating_sub(1),
+                hex::encode(bout.seed),
+                if injected > 0 {
+                    format!("; {injected} rolls were scripted, not from the seed")
+                } else {
+                    String::new()
+                }
+            ),
+        )
+    })
+}
+
+/// The name a side had in the fight's setup, else who spoke for it.
+fn bout_name(bout: &OpenBout, side: Side) -> String {
+    bout.setup
+        .pointer(&format!("/knights/{}/sheet/name", side.index()))
+        .and_then(|v| v.as_str())
+        .map_or_else(|| bout.users[side.index()].clone(), str::to_string)
 }

@@ -15,6 +15,12 @@ pub struct Report {
 
 /// Replays fight `id` from its seed and decisions and compares the result with the books.
 pub async fn verify(store: &Store, id: Id) -> Result<Report> {
+    let Some(game) = store.fight_game(id).await? else {
+        anyhow::bail!("there is no fight #{id}");
+    };
+    if let Some(verify) = crate::games::find(&game).and_then(|g| g.verify) {
+        return verify(store, id).await;
+    }
     let fight = store.fight(id).await?;
     let Some(logged) = store.fight_outcome(id).await? else {
         return Ok(Report {

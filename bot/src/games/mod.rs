@@ -11,8 +11,10 @@ use crate::command::{CommandSpec, GameCommand};
 use crate::config::Config;
 use crate::referee::Table;
 use crate::store::games::Character;
-use crate::store::Id;
+use crate::store::{Id, Store};
+use crate::verify::Report;
 use anyhow::Result;
+use futures::future::BoxFuture;
 use herald_engine::game::{Fight, Prompt, Side};
 use serde_json::Value;
 use std::sync::Arc;
@@ -172,6 +174,8 @@ pub struct GameInfo {
     pub table: Option<fn(Arc<App>, Id, &str) -> Result<Box<dyn Table>>>,
     /// Checks the game's realm data in the configuration.
     pub check: fn(&Config) -> Result<()>,
+    /// `herald verify` for a fight of a game on the seam.
+    pub verify: Option<fn(&Store, Id) -> BoxFuture<'_, Result<Report>>>,
 }
 
 /// PsiKnight, the first game, whose commands are the core table's.
@@ -182,6 +186,7 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     start: "create a knight with /knight create NAME --top S,S,S --psi P:N --monarch M, then /joust TARGET",
     table: None,
     check: |_| Ok(()),
+    verify: None,
 };
 
 /// Every game Herald referees.
@@ -194,6 +199,7 @@ pub const GAMES: &[GameInfo] = &[
         start: "create a knight with /knight create NAME [--weapon W] [--skill W:N,...] [--strength N], then /challenge TARGET",
         table: Some(crate::referee::table::<tourney::Tourney>),
         check: |config| tourney::Tourney::new(config).map(drop),
+        verify: Some(crate::referee::verify::<tourney::Tourney>),
     },
 ];
 

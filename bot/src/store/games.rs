@@ -481,10 +481,26 @@ impl Store {
         .bind(count.unwrap_or(-1))
         .fetch_all(self.pool())
         .await?;
-        in_order(
-            id,
-            rows.iter().map(step_from_row).collect::<Result<Vec<_>>>()?,
-        )
+        // Read as JSON values and kept as their text, which the game's type decodes.
+        let steps = rows
+            .iter()
+            .map(step_from_row::<Value>)
+            .map(|r| {
+                r.map(|(seq, s)| {
+                    let decision = s.decision.map(|d| d.to_string());
+                    (
+                        seq,
+                        Step {
+                            side: s.side,
+                            decision,
+                            rolls: s.rolls,
+                            at: s.at,
+                        },
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        in_order(id, steps)
     }
 
     /// Every open fight of the games on the seam in a realm, with its steps, for a restart.
