@@ -2161,7 +2161,7 @@ pub fn parse_in(
 
 /// The entry of `table` named by the line's first one or two words, consuming them.
 fn lookup_in(lexer: &mut Lexer<'_>, table: &'static [CommandSpec]) -> Option<&'static CommandSpec> {
-    let mut ahead = lexer.clone();
+    let mut ahead = *lexer;
     let w1 = ahead.next_token().ok()??.text.to_lowercase();
     let w2 = ahead
         .peek()

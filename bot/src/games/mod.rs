@@ -158,6 +158,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn npc_between_fights(&self, character: &Character, day: &str) -> Option<AsOf>;
 }
 
+/// Makes a channel's table of fights for a game on the seam.
+pub type MakeTable = fn(Arc<App>, Id, &str) -> Result<Box<dyn Table>>;
+
+/// `herald verify` of one fight of a game on the seam.
+pub type Verify = fn(&Store, Id) -> BoxFuture<'_, Result<Report>>;
+
 /// A game as the channel's game is looked up: its id, its name and its table.
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
@@ -171,11 +177,11 @@ pub struct GameInfo {
     pub start: &'static str,
     /// A channel's table of fights for a game on the seam; `None` for PsiKnight, whose session
     /// is its own.
-    pub table: Option<fn(Arc<App>, Id, &str) -> Result<Box<dyn Table>>>,
+    pub table: Option<MakeTable>,
     /// Checks the game's realm data in the configuration.
     pub check: fn(&Config) -> Result<()>,
     /// `herald verify` for a fight of a game on the seam.
-    pub verify: Option<fn(&Store, Id) -> BoxFuture<'_, Result<Report>>>,
+    pub verify: Option<Verify>,
 }
 
 /// PsiKnight, the first game, whose commands are the core table's.
