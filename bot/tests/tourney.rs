@@ -95,7 +95,11 @@ async fn the_worked_example_is_refereed_as_the_page_gives_it() {
         .expect("Sir Ector (ann): dagger 1, broadsword 6 (main), mace 0, axe 0, greatsword 0; Strength 3 (+0 a blow); Health 7 - 0 hits = 7; broadsword sound, dagger sound; 0 wins, 1 loss.");
     // Dice fairness: the seed shown at the end hashes to the hash shown at the start.
     let after = |marker: &str| {
-        let line = run.lines().into_iter().find(|l| l.contains(marker)).unwrap();
+        let line = run
+            .lines()
+            .into_iter()
+            .find(|l| l.contains(marker))
+            .unwrap();
         let rest = &line[line.find(marker).unwrap() + marker.len()..];
         rest.split_whitespace().next().unwrap().to_string()
     };
