@@ -469,15 +469,21 @@ async fn actor(
 }
 
 /// For a line that is no command of the channel's game: the game whose command it is, if
-/// another game's ("/stand is a command of The Tourney;").
+/// another game's ("/stand is a command of The Tourney;"). A word of the channel's own table,
+/// or one every game shares (`/roll`, `/accept`), keeps its own error.
 fn other_game(text: &str, prefixes: &[char], here: &GameInfo) -> Option<String> {
     let body = text.trim().strip_prefix(|c: char| prefixes.contains(&c))?;
     let word = body.split_whitespace().next()?.to_lowercase();
-    let game = crate::games::GAMES.iter().find(|g| {
-        g.id != here.id
-            && (g.commands)()
-                .iter()
-                .any(|s| s.path.first() == Some(&word.as_str()))
-    })?;
+    let has = |g: &GameInfo| {
+        (g.commands)()
+            .iter()
+            .any(|s| s.path.first() == Some(&word.as_str()))
+    };
+    if has(here) || crate::games::COMMON.contains(&word.as_str()) {
+        return None;
+    }
+    let game = crate::games::GAMES
+        .iter()
+        .find(|g| g.id != here.id && has(g))?;
     Some(format!("/{word} is a command of {};", game.name))
 }

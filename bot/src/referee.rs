@@ -548,10 +548,18 @@ impl<G: Game> Referee<G> {
         };
         let result = f.fight.result().context("the fight has not ended")?;
         let day = self.app.day(now);
-        let after = self
+        let mut after = self
             .game
             .after(&f.fight, [&f.fighters[0], &f.fighters[1]], &day)?;
-        let after = after.map(|a| (a.sheet, a.state));
+        // T19 and its kind: between fights the default policy looks after an NPC, in the same
+        // transaction as the fight's end.
+        for (i, c) in f.fighters.iter().enumerate().filter(|(_, c)| c.is_npc()) {
+            let mut then = c.clone();
+            (then.sheet, then.state) = (after[i].sheet.clone(), after[i].state.clone());
+            if let Some(change) = self.game.npc_between_fights(&then, &day) {
+                after[i] = change;
+            }
+        }
         self.store()
             .finish_bout(&BoutEnd {
                 fight: f.id,
@@ -561,7 +569,7 @@ impl<G: Game> Referee<G> {
                 winner: result.winner.map(Side::index),
                 reason: result.reason.to_string(),
                 outcome: self.game.outcome(&f.fight),
-                after: after.clone(),
+                after: after.map(|a| (a.sheet, a.state)),
             })
             .await?;
         let lines = vec![format!(
@@ -569,19 +577,6 @@ impl<G: Game> Referee<G> {
             f.id,
             hex::encode(f.seed)
         )];
-        // T19 and its kind: between fights the default policy looks after an NPC.
-        for (i, c) in f.fighters.iter().enumerate() {
-            if !c.is_npc() {
-                continue;
-            }
-            let mut now_c = c.clone();
-            (now_c.sheet, now_c.state) = after[i].clone();
-            if let Some(change) = self.game.npc_between_fights(&now_c, &day) {
-                self.store()
-                    .save_character(c.id, &change.sheet, &change.state)
-                    .await?;
-            }
-        }
         Ok(Some(lines))
     }
 

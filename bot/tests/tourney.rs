@@ -209,7 +209,7 @@ async fn a_fumble_damages_a_weapon_then_breaks_it_and_the_dagger_is_drawn() {
     assert_eq!(states, ["damaged", "lost"]);
 }
 
-// T19: a timeout takes /attack; R-less: the channel is told.
+// T19: a timeout takes the default, /attack, and the channel is told.
 #[tokio::test]
 async fn a_timeout_takes_the_default_and_says_so() {
     let books = Books::new();
@@ -347,4 +347,21 @@ async fn a_refused_sheet_names_its_rule() {
         .expect("Sir Ector is ready for The Tourney.")
         .expect("Cannot create Other: you already have Ector in this game; a player has one character per game.")
         .expect("Cannot create ector: there is already a character named ector in this game here.");
+}
+
+// A word both games know keeps the channel's own answer: PsiKnight's /knight create is not
+// sent to The Tourney, nor a common /roll to PsiKnight.
+#[tokio::test]
+async fn a_shared_word_keeps_the_channels_own_error() {
+    let books = Books::new();
+    let transcript = "\
+@clock 2026-12-01T10:00:00Z
+ann: /knight create Alan --bogus 1
+[#tourney] ann: /roll 1d
+[#tourney] ann: /joust
+";
+    let run = run_with(&books.path(), CONFIG, transcript).await;
+    run.expect_not("is a command of The Tourney")
+        .expect_not("/roll is a command of")
+        .expect("[#tourney] /joust is a command of PsiKnight; #tourney plays The Tourney.");
 }

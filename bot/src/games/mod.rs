@@ -195,6 +195,22 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     verify: None,
 };
 
+/// The command words every game shares: they mean the same in every channel.
+pub const COMMON: &[&str] = &[
+    "accept",
+    "decline",
+    "status",
+    "help",
+    "roll",
+    "rol",
+    "game",
+    "sheet",
+    "record",
+    "challenge",
+    "npc",
+    "as",
+];
+
 /// Every game Herald referees.
 pub const GAMES: &[GameInfo] = &[
     PSIKNIGHT,

@@ -288,14 +288,12 @@ impl Game for Tourney {
     }
 
     fn after(&self, fight: &Bout, fighters: [&Character; 2], day: &str) -> Result<[AsOf; 2]> {
-        let carried = fight.carry(day);
-        let one = |i: usize| -> Result<AsOf> {
-            let mut state = carried[i].clone();
-            // An order at the smith outlasts the bout (T16).
-            state.ordered = state_of(fighters[i])?.ordered;
-            Ok(as_of(&sheet_of(fighters[i])?, &state))
-        };
-        Ok([one(0)?, one(1)?])
+        // T21: hits and both weapons' states outlast the bout; an order at the smith too (T16).
+        let [a, b] = fight.carry(day);
+        Ok([
+            as_of(&sheet_of(fighters[0])?, &a),
+            as_of(&sheet_of(fighters[1])?, &b),
+        ])
     }
 
     fn outcome(&self, fight: &Bout) -> Value {
