@@ -166,6 +166,9 @@ impl<G: Game> Referee<G> {
             Command::NpcRetire { name } => self.npc_retire(name).await?,
             Command::As { name, command } => self.act_as(name, command, now).await?,
             Command::Game(g) => self.game_command(user, g, now).await?,
+            Command::Odds { knight, other } => {
+                self.odds(user, knight, other.as_deref(), now).await?
+            }
             _ => return Ok(None),
         };
         Ok(Some(lines))
@@ -747,6 +750,62 @@ impl<G: Game> Referee<G> {
             Err(CharacterError::Db(e)) => Err(e.into()),
             Err(refusal) => Ok(vec![format!("Cannot create {name}: {refusal}.")]),
         }
+    }
+
+    /// `/odds KNIGHT [KNIGHT]`: a simulation of the two as they stand today, both by the
+    /// default policy.
+    async fn odds(
+        &self,
+        user: &str,
+        first: &str,
+        second: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        let missing = |name: &str| {
+            format!(
+                "No {} or player named '{}' plays {} here. Usage: /odds NAME [NAME]",
+                G::CHARACTER,
+                name.trim(),
+                G::NAME
+            )
+        };
+        let Some(a) = self.find(first, now).await? else {
+            return Ok(vec![missing(first)]);
+        };
+        let b = match second {
+            Some(name) => self.find(name, now).await?,
+            None => self.mine(user, now).await?,
+        };
+        let Some(b) = b else {
+            return Ok(vec![match second {
+                Some(name) => missing(name),
+                None => self.no_character(user),
+            }]);
+        };
+        if a.id == b.id {
+            return Ok(vec![format!(
+                "Name two different {}s. Usage: /odds NAME [NAME]",
+                G::CHARACTER
+            )]);
+        }
+        let setup = self.game.setup([&a, &b])?;
+        let seed = u64::from_le_bytes(self.app.next_seed()[..8].try_into().unwrap_or([0; 8]));
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let odds = tokio::task::spawn_blocking(move || {
+            crate::simulate::bout_odds::<G::Fight>(
+                &setup,
+                crate::simulate::CHAT_FIGHTS,
+                seed,
+                threads,
+                &|_| {},
+            )
+        })
+        .await?;
+        Ok(vec![odds.summary(
+            G::NAME,
+            &self.game.styled(&a),
+            &self.game.styled(&b),
+        )])
     }
 
     async fn npc_create(&self, user: &str, rest: &str, now: DateTime<Utc>) -> Result<Lines> {

@@ -12,9 +12,13 @@
 //! sheets, the kind, the number of fights and the seed, never on how many threads ran them: a
 //! printed seed repeats a run exactly, on any machine.
 
-use crate::store::{KnightRecord, Store};
+use crate::config::Config;
+use crate::games::Game;
+use crate::store::{Id, KnightRecord, Store};
 use anyhow::{bail, Context, Result};
+use futures::future::BoxFuture;
 use herald_engine::dice::{seed_from_u64, Seed, SeededDice};
+use herald_engine::game::{Discard, Fight};
 use herald_engine::psiknight::event::{DamageResult, EndReason};
 use herald_engine::psiknight::policy::Policy;
 use herald_engine::psiknight::{
@@ -433,25 +437,46 @@ pub fn odds_with(
     progress: &(dyn Fn(u32) + Sync),
 ) -> Odds {
     let setup = setup(a, b, kind);
+    in_blocks(
+        fights,
+        threads,
+        || Odds::empty(kind, seed),
+        |block, size, tally| run_block(&setup, seed, block, size, tally),
+        Odds::merge,
+        progress,
+    )
+}
+
+/// Deals `fights` out in blocks of [`BLOCK`] to at most `threads` threads, each tallying its
+/// blocks into its own `T`, and merges the tallies. Which thread runs a block does not change
+/// its dice, so the total is the same on any number of threads.
+fn in_blocks<T: Send>(
+    fights: u32,
+    threads: usize,
+    empty: impl Fn() -> T + Sync,
+    run: impl Fn(u32, u32, &mut T) + Sync,
+    merge: impl Fn(&mut T, &T),
+    progress: &(dyn Fn(u32) + Sync),
+) -> T {
     let blocks = fights.div_ceil(BLOCK);
     let threads = threads.clamp(1, blocks.max(1) as usize);
     let next = AtomicU32::new(0);
     let work = || {
-        let mut tally = Odds::empty(kind, seed);
+        let mut tally = empty();
         loop {
             let block = next.fetch_add(1, Ordering::Relaxed);
             if block >= blocks {
                 break;
             }
             let size = BLOCK.min(fights - block * BLOCK);
-            run_block(&setup, seed, block, size, &mut tally);
+            run(block, size, &mut tally);
             progress(size);
         }
         tally
     };
-    let mut total = Odds::empty(kind, seed);
+    let mut total = empty();
     if threads == 1 {
-        total.merge(&work());
+        merge(&mut total, &work());
         return total;
     }
     std::thread::scope(|scope| {
@@ -461,10 +486,202 @@ pub fn odds_with(
             let tally = worker
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e));
-            total.merge(&tally);
+            merge(&mut total, &tally);
         }
     });
     total
+}
+
+/// What a run of simulated fights of a game on the seam came to, by side (the challenger
+/// first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoutOdds {
+    /// The master seed.
+    pub seed: u64,
+    /// Fights run.
+    pub fights: u32,
+    /// Fights each side won.
+    pub wins: [u32; 2],
+    /// Fights with no winner.
+    pub draws: u32,
+    /// Fights still running after the decision cap.
+    pub unfinished: u32,
+    /// Wins by the reason the game gives (`out`, `yielded`, ...), for each side.
+    pub reasons: Vec<(&'static str, [u32; 2])>,
+}
+
+impl BoutOdds {
+    fn empty(seed: u64) -> BoutOdds {
+        BoutOdds {
+            seed,
+            fights: 0,
+            wins: [0; 2],
+            draws: 0,
+            unfinished: 0,
+            reasons: Vec::new(),
+        }
+    }
+
+    fn count_reason(&mut self, reason: &'static str, side: usize, n: u32) {
+        match self.reasons.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, counts)) => counts[side] += n,
+            None => {
+                let mut counts = [0; 2];
+                counts[side] = n;
+                self.reasons.push((reason, counts));
+            }
+        }
+    }
+
+    fn merge(&mut self, other: &BoutOdds) {
+        self.fights += other.fights;
+        self.draws += other.draws;
+        self.unfinished += other.unfinished;
+        add(&mut self.wins, &other.wins);
+        for (reason, counts) in &other.reasons {
+            for (side, &n) in counts.iter().enumerate() {
+                self.count_reason(reason, side, n);
+            }
+        }
+        self.reasons.sort_by_key(|(r, _)| *r);
+    }
+
+    fn rate(&self, count: u32) -> f64 {
+        if self.fights == 0 {
+            0.0
+        } else {
+            f64::from(count) / f64::from(self.fights)
+        }
+    }
+
+    fn with_interval(&self, count: u32) -> String {
+        let (low, high) = wilson(count, self.fights);
+        format!(
+            "{} ({}–{})",
+            pct(self.rate(count)),
+            pct_bare(low),
+            pct(high)
+        )
+    }
+
+    fn reasons_of(&self, side: usize) -> String {
+        let parts: Vec<String> = self
+            .reasons
+            .iter()
+            .filter(|(_, c)| c[side] > 0)
+            .map(|(r, c)| format!("{r} {}", pct(self.rate(c[side]))))
+            .collect();
+        parts.join(", ")
+    }
+
+    /// One line for chat: wins with their intervals, draws, and how the wins came.
+    pub fn summary(&self, game: &str, a_name: &str, b_name: &str) -> String {
+        format!(
+            "{a_name} v {b_name}, {} fights of {game}: {a_name} wins {} ({}), {b_name} wins {} ({}), draws {} (seed {}).",
+            grouped(u64::from(self.fights)),
+            self.with_interval(self.wins[0]),
+            self.reasons_of(0),
+            self.with_interval(self.wins[1]),
+            self.reasons_of(1),
+            pct(self.rate(self.draws)),
+            self.seed,
+        )
+    }
+}
+
+/// Runs `fights` fights of a game on the seam from `setup`, both sides by the default policy,
+/// on at most `threads` threads, from master seed `seed`, in blocks as [`odds_with`].
+pub fn bout_odds<F: Fight>(
+    setup: &F::Setup,
+    fights: u32,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(u32) + Sync),
+) -> BoutOdds {
+    in_blocks(
+        fights,
+        threads,
+        || BoutOdds::empty(seed),
+        |block, size, tally| {
+            let mut dice = SeededDice::new(block_seed(seed, block));
+            for _ in 0..size {
+                let mut fight = F::start_into(setup.clone(), &mut dice, &mut Discard);
+                fight.play_out(&mut dice, &mut Discard, MAX_DECISIONS);
+                tally.fights += 1;
+                match fight.result() {
+                    None => tally.unfinished += 1,
+                    Some(r) => match r.winner {
+                        None => tally.draws += 1,
+                        Some(w) => {
+                            tally.wins[w.index()] += 1;
+                            tally.count_reason(r.reason, w.index(), 1);
+                        }
+                    },
+                }
+            }
+        },
+        BoutOdds::merge,
+        progress,
+    )
+}
+
+/// Two characters of a game on the seam, as they stand today, ready to be simulated.
+pub struct Matchup {
+    /// The game's name.
+    pub game: &'static str,
+    /// "Sir Ector", challenger first.
+    pub styled: [String; 2],
+    /// "Ector".
+    pub plain: [String; 2],
+    run: Box<RunOdds>,
+}
+
+/// A matchup's simulation: fights, seed, threads, progress.
+type RunOdds = dyn Fn(u32, u64, usize, &(dyn Fn(u32) + Sync)) -> BoutOdds + Send + Sync;
+
+impl Matchup {
+    /// Runs `fights` fights from master seed `seed` on at most `threads` threads.
+    pub fn run(
+        &self,
+        fights: u32,
+        seed: u64,
+        threads: usize,
+        progress: &(dyn Fn(u32) + Sync),
+    ) -> BoutOdds {
+        (self.run)(fights, seed, threads, progress)
+    }
+}
+
+/// The matchup of two characters of `G` named `names` in `realm`, as they read on `day`;
+/// `None` when either is no character of that game.
+pub fn matchup<'a, G: Game>(
+    store: &'a Store,
+    config: &'a Config,
+    realm: Id,
+    names: [&'a str; 2],
+    day: &'a str,
+) -> BoxFuture<'a, Result<Option<Matchup>>> {
+    Box::pin(async move {
+        let game = G::new(config)?;
+        let mut found = Vec::with_capacity(2);
+        for name in names {
+            let Some(mut c) = store.character_named(realm, G::ID, name).await? else {
+                return Ok(None);
+            };
+            let now = game.as_of(&c, day)?;
+            (c.sheet, c.state) = (now.sheet, now.state);
+            found.push(c);
+        }
+        let setup = game.setup([&found[0], &found[1]])?;
+        Ok(Some(Matchup {
+            game: G::NAME,
+            styled: [game.styled(&found[0]), game.styled(&found[1])],
+            plain: [found[0].name.clone(), found[1].name.clone()],
+            run: Box::new(move |fights, seed, threads, progress| {
+                bout_odds::<G::Fight>(&setup, fights, seed, threads, progress)
+            }),
+        }))
+    })
 }
 
 /// The kind of fight `herald simulate --kind` runs.
@@ -505,11 +722,20 @@ pub struct Args {
     /// Discord guild.
     #[arg(long, default_value = crate::transport::LOCAL_REALM, value_name = "NAME")]
     pub realm: String,
+    /// The game whose characters these are (`psiknight`, `tourney`); by default PsiKnight's
+    /// knights, else the first game that has both.
+    #[arg(long, value_name = "ID")]
+    pub game: Option<String>,
 }
 
 /// Runs `herald simulate` against the books at `db`: prints the seed, the report and the
 /// throughput to standard output.
 pub async fn command(args: &Args, db: &Path) -> Result<()> {
+    command_with(args, db, &Config::default()).await
+}
+
+/// As [`command`], with the configuration's realm data (a game's house tables).
+pub async fn command_with(args: &Args, db: &Path, config: &Config) -> Result<()> {
     if !db.exists() {
         bail!(
             "there is no database at {} (give --db PATH, or --config with a [database] path)",
@@ -517,7 +743,52 @@ pub async fn command(args: &Args, db: &Path) -> Result<()> {
         );
     }
     let store = Store::open(db).await?;
-    let [a, b] = &knights(&store, &args.realm, [&args.knight_a, &args.knight_b]).await?;
+    let wanted = match &args.game {
+        Some(id) => Some(crate::games::find(id).with_context(|| {
+            format!(
+                "'{id}' is not a game Herald referees; the games are {}",
+                crate::games::ids()
+            )
+        })?),
+        None => None,
+    };
+    let psiknight = wanted.is_none_or(|g| g.id == crate::games::PSIKNIGHT.id);
+    let knights = match psiknight {
+        true => Some(knights(&store, &args.realm, [&args.knight_a, &args.knight_b]).await),
+        false => None,
+    };
+    let [a, b] = match knights {
+        Some(Ok(found)) => found,
+        other => {
+            let names = [args.knight_a.as_str(), args.knight_b.as_str()];
+            let realm = store.realm(&args.realm).await?;
+            let day = chrono::Utc::now().format("%Y-%m-%d").to_string();
+            for game in crate::games::GAMES {
+                if wanted.is_some_and(|w| w.id != game.id) {
+                    continue;
+                }
+                let Some(find) = game.matchup else { continue };
+                if let Some(m) = find(&store, config, realm, names, &day).await? {
+                    return simulate_matchup(args, &m);
+                }
+            }
+            return match other {
+                Some(Err(e)) if wanted.is_none() => Err(e.context(format!(
+                    "nor are {} and {} characters of another game in realm {}",
+                    args.knight_a, args.knight_b, args.realm
+                ))),
+                Some(Err(e)) => Err(e),
+                _ => bail!(
+                    "{} and {} are not both characters of {} in realm {}",
+                    args.knight_a,
+                    args.knight_b,
+                    wanted.map_or("any game", |g| g.name),
+                    args.realm
+                ),
+            };
+        }
+    };
+    let (a, b) = (&a, &b);
     let seed = args.seed.unwrap_or_else(rand::random);
     let kind = MatchKind::from(args.kind);
     println!("seed {seed}");
@@ -562,6 +833,68 @@ pub async fn command(args: &Args, db: &Path) -> Result<()> {
             Kind::Practice => "practice",
             Kind::Lists => "lists",
         },
+        shell_word(&args.realm),
+    );
+    Ok(())
+}
+
+/// `herald simulate` of two characters of a game on the seam.
+fn simulate_matchup(args: &Args, m: &Matchup) -> Result<()> {
+    let seed = args.seed.unwrap_or_else(rand::random);
+    println!("seed {seed}");
+    let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let started = Instant::now();
+    let odds = m.run(args.fights, seed, threads, &|_| {});
+    let secs = started.elapsed().as_secs_f64();
+    let [a, b] = &m.styled;
+    println!(
+        "{} fights of {}, {a} v {b}, default policy, seed {seed}",
+        grouped(u64::from(odds.fights)),
+        m.game
+    );
+    let width = a.chars().count().max(b.chars().count()).max(6) + 6;
+    println!("{:width$}  {:>7}  95% interval", "", "rate");
+    for (label, count) in [
+        (format!("{a} wins"), odds.wins[0]),
+        ("draws".to_string(), odds.draws),
+        (format!("{b} wins"), odds.wins[1]),
+    ] {
+        let (low, high) = wilson(count, odds.fights);
+        println!(
+            "{label:width$}  {:>7}  {} – {}",
+            pct2(odds.rate(count)),
+            pct2(low),
+            pct2(high)
+        );
+    }
+    for (reason, counts) in &odds.reasons {
+        println!(
+            "{:width$}  {} {} / {} {}",
+            format!("won {reason}"),
+            a,
+            pct2(odds.rate(counts[0])),
+            b,
+            pct2(odds.rate(counts[1]))
+        );
+    }
+    if odds.unfinished > 0 {
+        println!("{:width$}  {}", "unfinished", odds.unfinished);
+    }
+    println!(
+        "{} fights in {secs:.3} s on {threads} thread{}: {} fights/s",
+        grouped(u64::from(odds.fights)),
+        if threads == 1 { "" } else { "s" },
+        grouped((f64::from(odds.fights) / secs.max(1e-9)) as u64),
+    );
+    println!(
+        "repeat: herald simulate {} {} --game {} --fights {} --realm {} --seed {seed}",
+        shell_word(&m.plain[0]),
+        shell_word(&m.plain[1]),
+        crate::games::GAMES
+            .iter()
+            .find(|g| g.name == m.game)
+            .map_or("", |g| g.id),
+        args.fights,
         shell_word(&args.realm),
     );
     Ok(())
@@ -619,6 +952,52 @@ mod tests {
             [30, 30, 30, 40, 40, 40],
             [0, 0, 40, 0, 0, 0, 0],
         )
+    }
+
+    /// Ector and Gimby of The Tourney's worked example, fresh.
+    fn tourney_setup() -> herald_engine::tourney::BoutSetup {
+        use herald_engine::tourney::{BoutSetup, Entrant, NewTourneyKnight, Tables, Weapon};
+        let knight = |name: &str, skills: Option<Vec<(Weapon, u8)>>, strength| Entrant {
+            sheet: NewTourneyKnight {
+                name: name.into(),
+                skills,
+                strength,
+                ..Default::default()
+            }
+            .create(false)
+            .unwrap(),
+            state: Default::default(),
+        };
+        BoutSetup {
+            knights: [
+                knight("Ector", None, None),
+                knight(
+                    "Gimby",
+                    Some(vec![(Weapon::Broadsword, 4), (Weapon::Dagger, 1)]),
+                    Some(5),
+                ),
+            ],
+            tables: Tables::default(),
+        }
+    }
+
+    // T18, T19: no draw in The Tourney; the same seed gives the same odds on any number of threads.
+    #[test]
+    fn bout_odds_repeat_on_any_number_of_threads_and_add_up() {
+        use herald_engine::tourney::Bout;
+        let setup = tourney_setup();
+        let one = bout_odds::<Bout>(&setup, 3 * BLOCK + 17, 5, 1, &|_| {});
+        let two = bout_odds::<Bout>(&setup, 3 * BLOCK + 17, 5, 2, &|_| {});
+        assert_eq!(one, two);
+        assert_eq!(one.fights, 3 * BLOCK + 17);
+        assert_eq!(
+            one.wins[0] + one.wins[1] + one.draws + one.unfinished,
+            one.fights
+        );
+        assert_eq!(one.draws, 0);
+        let by_reason: u32 = one.reasons.iter().map(|(_, c)| c[0] + c[1]).sum();
+        assert_eq!(by_reason, one.wins[0] + one.wins[1]);
+        assert!(one.wins[0] > one.wins[1], "broadsword 6 beats 4: {one:?}");
     }
 
     #[test]
@@ -896,6 +1275,7 @@ mod tests {
             kind: Kind::Practice,
             seed: Some(1),
             realm: "local".into(),
+            game: None,
         };
         let err = command(&args, &db).await.unwrap_err();
         assert!(

@@ -365,3 +365,60 @@ ann: /knight create Alan --bogus 1
         .expect_not("/roll is a command of")
         .expect("[#tourney] /joust is a command of PsiKnight; #tourney plays The Tourney.");
 }
+
+// T19: /odds in a Tourney channel simulates the two as they stand, both by the default policy.
+#[tokio::test]
+async fn odds_in_a_tourney_channel_are_the_tourneys() {
+    let books = Books::new();
+    let transcript =
+        format!("{KNIGHTS}[#tourney] ann: /odds Gimby\n[#tourney] ann: /odds Nobody\n");
+    let run = run_with(&books.path(), CONFIG, &transcript).await;
+    run.expect("Sir Gimby v Sir Ector, 20,000 fights of The Tourney: Sir Gimby wins ")
+        .expect(
+            "No knight or player named 'Nobody' plays The Tourney here. Usage: /odds NAME [NAME]",
+        );
+}
+
+/// `herald simulate` on two Tourney knights of the books: the real binary.
+#[tokio::test]
+async fn herald_simulate_gives_tourney_odds() {
+    let books = Books::new();
+    let run = run_with(&books.path(), CONFIG, KNIGHTS).await;
+    assert_eq!(run.result, Ok(()));
+    let simulate = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+            .env_remove("HERALD_LOG")
+            .args([
+                "simulate", "Ector", "Gimby", "--fights", "10000", "--seed", "7", "--db",
+            ])
+            .arg(books.path())
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let text = simulate(&[]);
+    assert!(
+        text.contains(
+            "10,000 fights of The Tourney, Sir Ector v Sir Gimby, default policy, seed 7"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Sir Ector wins"), "{text}");
+    assert!(text.contains("won out"), "{text}");
+    assert!(text.contains("repeat: herald simulate Ector Gimby --game tourney --fights 10000 --realm local --seed 7"), "{text}");
+    // The same seed gives the same figures (the throughput line aside).
+    let figures = |t: &str| {
+        t.lines()
+            .filter(|l| !l.contains("fights/s"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(figures(&simulate(&["--game", "tourney"])), figures(&text));
+}

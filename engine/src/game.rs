@@ -128,6 +128,40 @@ pub trait Fight: Clone + Debug + Send + Sync + 'static {
         dice: &mut impl RollSource,
     ) -> Result<Vec<Self::Event>, Self::Error>;
 
+    /// As [`Fight::start`], its events into `sink`; a simulation discards them, and a game may
+    /// then build none.
+    fn start_into(
+        setup: Self::Setup,
+        dice: &mut impl RollSource,
+        sink: &mut impl Sink<Self::Event>,
+    ) -> Self {
+        let (fight, events) = Self::start(setup, dice);
+        events.into_iter().for_each(|e| sink.push(e));
+        fight
+    }
+
+    /// Plays on with the default policy (every prompt's default) for both sides, at most
+    /// `max_decisions` decisions, its events into `sink`; returns whether the fight ended. A
+    /// game may do it without building prompts or events, as simulations want.
+    fn play_out(
+        &mut self,
+        dice: &mut impl RollSource,
+        sink: &mut impl Sink<Self::Event>,
+        max_decisions: usize,
+    ) -> bool {
+        for _ in 0..max_decisions {
+            let Some(p) = self.pending().into_iter().next() else {
+                break;
+            };
+            match self.decide(p.side, p.default, dice) {
+                Ok(events) => events.into_iter().for_each(|e| sink.push(e)),
+                // A default the fight itself refuses would repeat for ever.
+                Err(_) => break,
+            }
+        }
+        self.is_over()
+    }
+
     /// How it ended, once it has.
     fn result(&self) -> Option<FightResult>;
 

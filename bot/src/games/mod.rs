@@ -164,6 +164,15 @@ pub type MakeTable = fn(Arc<App>, Id, &str) -> Result<Box<dyn Table>>;
 /// `herald verify` of one fight of a game on the seam.
 pub type Verify = fn(&Store, Id) -> BoxFuture<'_, Result<Report>>;
 
+/// Two characters of a game, by name, in a realm, as they read on a day, for a simulation.
+pub type FindMatchup = for<'a> fn(
+    &'a Store,
+    &'a Config,
+    Id,
+    [&'a str; 2],
+    &'a str,
+) -> BoxFuture<'a, Result<Option<crate::simulate::Matchup>>>;
+
 /// A game as the channel's game is looked up: its id, its name and its table.
 #[derive(Clone, Copy, Debug)]
 pub struct GameInfo {
@@ -182,6 +191,8 @@ pub struct GameInfo {
     pub check: fn(&Config) -> Result<()>,
     /// `herald verify` for a fight of a game on the seam.
     pub verify: Option<Verify>,
+    /// Two of its characters, ready for `herald simulate`.
+    pub matchup: Option<FindMatchup>,
 }
 
 /// PsiKnight, the first game, whose commands are the core table's.
@@ -193,6 +204,7 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     table: None,
     check: |_| Ok(()),
     verify: None,
+    matchup: None,
 };
 
 /// The command words every game shares: they mean the same in every channel.
@@ -222,6 +234,7 @@ pub const GAMES: &[GameInfo] = &[
         table: Some(crate::referee::table::<tourney::Tourney>),
         check: |config| tourney::Tourney::new(config).map(drop),
         verify: Some(crate::referee::verify::<tourney::Tourney>),
+        matchup: Some(crate::simulate::matchup::<tourney::Tourney>),
     },
 ];
 

@@ -749,6 +749,23 @@ impl Fight for Bout {
         Bout::setup(self)
     }
 
+    fn start_into(
+        setup: BoutSetup,
+        dice: &mut impl RollSource,
+        sink: &mut impl Sink<Event>,
+    ) -> Bout {
+        Bout::start_into(setup, dice, sink)
+    }
+
+    fn play_out(
+        &mut self,
+        dice: &mut impl RollSource,
+        sink: &mut impl Sink<Event>,
+        max_decisions: usize,
+    ) -> bool {
+        Bout::play_out(self, dice, sink, max_decisions)
+    }
+
     fn pending(&self) -> Vec<Prompt<Decision>> {
         self.default_decision()
             .map(|(side, default)| Prompt {
