@@ -88,6 +88,45 @@ pub enum Cmd {
     },
 }
 
+/// An error that ends the program with a status of its own, not the usual 1 (README, "Command
+/// line"): 2 for a database file that is not there, 3 for `verify` on a fight still open.
+#[derive(Debug)]
+pub struct Exit {
+    /// The exit status.
+    pub code: u8,
+    /// What went wrong, one line.
+    pub message: String,
+}
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Exit {}
+
+/// The status for a database file that does not exist.
+pub const EXIT_NO_DATABASE: u8 = 2;
+/// The status of `herald verify` for a fight that has not ended.
+pub const EXIT_OPEN_FIGHT: u8 = 3;
+
+/// Refuses a database file that does not exist, before anything opens it (opening would create
+/// it, with its `-wal` and `-shm`): only `run`, `console` and `script` make a new database.
+fn existing(db: &Path) -> Result<()> {
+    if db.exists() {
+        return Ok(());
+    }
+    Err(Exit {
+        code: EXIT_NO_DATABASE,
+        message: format!(
+            "there is no database at {} (give --db PATH of an existing file, or --config with a [database] path); nothing was created",
+            db.display()
+        ),
+    }
+    .into())
+}
+
 /// Parses the command line and runs it.
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
@@ -157,21 +196,30 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
         }
         Cmd::Verify { fight_id, common } => {
             let (_, db) = config_and_db(&common)?;
+            existing(&db)?;
             let store = Store::open(&db).await?;
             let report = crate::verify::verify(&store, fight_id).await?;
             println!("{}", report.message);
             if report.ok {
                 Ok(())
+            } else if crate::verify::still_open(&store, fight_id).await? {
+                Err(Exit {
+                    code: EXIT_OPEN_FIGHT,
+                    message: format!("fight #{fight_id} is still open: nothing to verify yet"),
+                }
+                .into())
             } else {
                 anyhow::bail!("fight #{fight_id} does not verify")
             }
         }
         Cmd::Simulate { args, common } => {
             let (_, db) = config_and_db(&common)?;
+            existing(&db)?;
             crate::simulate::command(&args, &db).await
         }
         Cmd::Export { common } => {
             let (_, db) = config_and_db(&common)?;
+            existing(&db)?;
             let store = Store::open(&db).await?;
             let doc = crate::export::export(&store).await?;
             println!("{}", serde_json::to_string_pretty(&doc)?);

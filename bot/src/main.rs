@@ -6,7 +6,10 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("herald: {err:#}");
-            std::process::ExitCode::FAILURE
+            match err.downcast_ref::<herald_bot::cli::Exit>() {
+                Some(exit) => std::process::ExitCode::from(exit.code),
+                None => std::process::ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -459,3 +459,73 @@ fn help_and_version_exit_zero() {
     assert!(text.contains("herald"), "{text}");
     assert!(text.contains(env!("CARGO_PKG_VERSION")), "{text}");
 }
+
+// ----- a database that is not there (issue 15, bug 4) -----
+
+/// Every subcommand but `run`, `console` and `script` refuses a database file that does not
+/// exist: it names the path, exits with status 2 and creates nothing (no `-wal`, no `-shm`).
+#[test]
+fn a_missing_database_is_refused_with_status_2_and_nothing_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("typo.db");
+    let runs: [&[&str]; 3] = [
+        &["export"],
+        &["verify", "1"],
+        &["simulate", "Dara", "Eoin", "--fights", "10"],
+    ];
+    for args in runs {
+        let out = herald().args(args).arg("--db").arg(&db).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", show(&out));
+        assert!(
+            stderr(&out).contains(&db.display().to_string()),
+            "{args:?} names the path: {}",
+            show(&out)
+        );
+        assert!(stdout(&out).is_empty(), "{args:?}: {}", show(&out));
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(left.is_empty(), "{args:?} created {left:?}");
+    }
+}
+
+// ----- herald verify, in English (issue 15, bug 5) -----
+
+/// An open fight is open, not a fight that "does not verify"; it has a status of its own (3).
+#[test]
+fn verify_says_an_open_fight_is_open_with_status_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = dir.path().join("open.db");
+    let out = script(&transcript("example.txt"), &open, &[]);
+    assert!(out.status.success(), "{}", show(&out));
+    let out = herald()
+        .args(["verify", "1", "--db"])
+        .arg(&open)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", show(&out));
+    let all = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(all.contains("is still open"), "{}", show(&out));
+    assert!(!all.contains("does not verify"), "{}", show(&out));
+}
+
+/// A verified fight is told in English: who won and how, no Rust debug text.
+#[test]
+fn verify_tells_the_outcome_in_english() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("herald.db");
+    let out = script(&transcript("declined.txt"), &db, &[]);
+    assert!(out.status.success(), "{}", show(&out));
+    let out = herald()
+        .args(["verify", "1", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", show(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Eoin won by unhorsing"), "{text}");
+    for debug in ["Some(", "None", "outcome ", " by Unhorse"] {
+        assert!(!text.contains(debug), "{debug:?} in {text}");
+    }
+}
