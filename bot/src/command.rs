@@ -890,6 +890,12 @@ impl CommandSpec {
         }
     }
 
+    /// The same entry with other arguments (the options two tables' entries of the same words
+    /// share, for Discord's registration).
+    pub fn with_args(&self, args: &'static [ArgSpec]) -> CommandSpec {
+        CommandSpec { args, ..*self }
+    }
+
     /// The words joined: `knight create`.
     pub fn name(&self) -> String {
         self.path.join(" ")

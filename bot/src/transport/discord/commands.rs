@@ -19,6 +19,7 @@ use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
     CreateCommandOption, InteractionContext,
 };
+use std::sync::OnceLock;
 use thiserror::Error;
 
 /// The subcommand name of a group's bare entry (`/knight show` for `/knight [NAME]`).
@@ -63,7 +64,13 @@ pub fn slash_table() -> Vec<Slash> {
             }),
         }
     }
-    for slash in &mut table {
+    group(&mut table);
+    table
+}
+
+/// Names the subcommands of every slash command with more than one entry, or a two-word one.
+fn group(table: &mut [Slash]) {
+    for slash in table {
         let grouped =
             slash.entries.len() > 1 || slash.entries.iter().any(|(_, s)| s.path.len() > 1);
         if grouped {
@@ -72,7 +79,63 @@ pub fn slash_table() -> Vec<Slash> {
             }
         }
     }
-    table
+}
+
+/// The slash commands Discord registers: the core table's ([`slash_table`]) and every game's
+/// own entries. An entry two tables share (`/knight create`) is registered once with the
+/// options of both, each required only where both require it: the line it becomes is read by
+/// the grammar of the channel's game, which says what is missing.
+pub fn registered_table() -> &'static [Slash] {
+    static TABLE: OnceLock<Vec<Slash>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = slash_table();
+        for game in crate::games::GAMES.iter().filter(|g| g.table.is_some()) {
+            for spec in (game.commands)() {
+                let Some(first) = spec.path.first().copied() else {
+                    continue;
+                };
+                let slash = match table.iter_mut().position(|s| s.name == first) {
+                    Some(i) => &mut table[i],
+                    None => {
+                        table.push(Slash {
+                            name: first,
+                            entries: Vec::new(),
+                        });
+                        let last = table.len() - 1;
+                        &mut table[last]
+                    }
+                };
+                match slash.entries.iter_mut().find(|(_, s)| s.path == spec.path) {
+                    Some((_, known)) => *known = merged(known, spec),
+                    None => slash.entries.push((None, spec)),
+                }
+            }
+        }
+        group(&mut table);
+        table
+    })
+}
+
+/// One entry with the options of two that share its words; made once, at registration.
+fn merged(a: &'static CommandSpec, b: &'static CommandSpec) -> &'static CommandSpec {
+    let mut args: Vec<ArgSpec> = a
+        .args
+        .iter()
+        .map(|x| {
+            let mut x = *x;
+            x.required &= b.args.iter().any(|y| y.name == x.name && y.required);
+            x
+        })
+        .collect();
+    for y in b.args {
+        if !args.iter().any(|x| x.name == y.name) {
+            args.push(ArgSpec {
+                required: false,
+                ..*y
+            });
+        }
+    }
+    Box::leak(Box::new(a.with_args(Box::leak(args.into_boxed_slice()))))
 }
 
 /// Cuts a description to Discord's 100 characters.
@@ -143,8 +206,8 @@ fn options_for(spec: &CommandSpec) -> Vec<CreateCommandOption> {
 /// Every slash command, ready to register; usable in server channels only, since a realm is a
 /// server.
 pub fn create_commands() -> Vec<CreateCommand> {
-    slash_table()
-        .into_iter()
+    registered_table()
+        .iter()
         .map(|slash| {
             let command = CreateCommand::new(slash.name).contexts(vec![InteractionContext::Guild]);
             match slash.entries.as_slice() {
@@ -195,8 +258,8 @@ pub fn entry<'a>(
     options: &'a [CommandDataOption],
 ) -> Result<(&'static CommandSpec, &'a [CommandDataOption]), LineError> {
     let unknown = || LineError::UnknownCommand(name.to_string());
-    let slash = slash_table()
-        .into_iter()
+    let slash = registered_table()
+        .iter()
         .find(|s| s.name == name)
         .ok_or_else(unknown)?;
     if let Some(spec) = slash.entry(None) {
@@ -470,6 +533,55 @@ mod tests {
             check(&c, "");
             assert_eq!(c["contexts"], json!([0]), "guilds only");
         }
+    }
+
+    // The games' own commands are registered too; one the core table shares (`/knight create`)
+    // takes both games' options, none required that only one game requires, and becomes a line
+    // the channel's game reads.
+    #[test]
+    fn every_games_commands_are_registered_once_with_all_their_options() {
+        let commands = registered();
+        for name in ["stand", "smith", "attack", "yield", "joust"] {
+            let _ = find(&commands, name);
+        }
+        let names: Vec<&str> = commands.iter().filter_map(|c| c["name"].as_str()).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "each name once: {names:?}");
+        let knight = find(&commands, "knight");
+        let create = knight["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == "create")
+            .unwrap();
+        let option = |name: &str| {
+            create["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["name"] == name)
+                .unwrap_or_else(|| panic!("no {name}"))
+                .clone()
+        };
+        assert_eq!(option("name")["required"], true);
+        assert_eq!(option("top")["required"], false, "PsiKnight's alone");
+        assert_eq!(option("weapon")["required"], false);
+        let line = line(
+            "knight",
+            &options(json!([{"name": "create", "type": 1, "options": [
+                {"name": "name", "type": 3, "value": "Gimby"},
+                {"name": "skill", "type": 3, "value": "broadsword:4,dagger:1"},
+                {"name": "strength", "type": 4, "value": 5}
+            ]}])),
+        )
+        .unwrap();
+        assert_eq!(
+            line,
+            "/knight create Gimby --skill broadsword:4,dagger:1 --strength 5"
+        );
+        assert_eq!(super::line("stand", &[]).unwrap(), "/stand");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! the same line (`/sweep`, `/psi cpk`) the player could have typed, and a press by anyone else
 //! is refused before it reaches the session.
 
-use crate::command::PSI_OR_OFF_WORDS;
+use crate::command::{Group, PSI_OR_OFF_WORDS};
 use herald_engine::psiknight::PsiSkill;
 use serenity::all::{
     ActionRow, ActionRowComponent, ButtonKind, ButtonStyle, CreateActionRow, CreateButton,
@@ -45,8 +45,41 @@ const BUTTONS: &[(&str, &str, ButtonStyle)] = &[
     ("yield", "Yield", ButtonStyle::Danger),
 ];
 
-fn button_word(word: &str) -> Option<(&'static str, &'static str, ButtonStyle)> {
-    BUTTONS.iter().find(|(w, _, _)| *w == word).copied()
+/// A word's button: its label and colour from [`BUTTONS`], else, for a decision of any game's
+/// table, the word itself as the label.
+fn button_word(word: &str) -> Option<(&'static str, String, ButtonStyle)> {
+    if let Some((w, label, style)) = BUTTONS.iter().find(|(w, _, _)| *w == word) {
+        return Some((w, label.to_string(), *style));
+    }
+    let w = decision_word(word)?;
+    let mut c = w.chars();
+    let label = c
+        .next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default();
+    Some((w, label, ButtonStyle::Primary))
+}
+
+/// `word` as a decision command of some game's table.
+fn decision_word(word: &str) -> Option<&'static str> {
+    crate::games::GAMES.iter().find_map(|g| {
+        (g.commands)()
+            .iter()
+            .filter(|s| s.group == Group::Decisions && s.path.len() == 1)
+            .find_map(|s| s.path.first().copied().filter(|w| *w == word))
+    })
+}
+
+/// Whether a prompt offering `words` is one of a game that arms psi: some word of it is a
+/// decision only games with a `/psi` command have (a Tourney `/attack, /yield` is not).
+fn arms_psi(words: &[&str]) -> bool {
+    let has = |g: &crate::games::GameInfo, word: &str| {
+        (g.commands)().iter().any(|s| s.path.first() == Some(&word))
+    };
+    words.iter().any(|w| {
+        let mut games = crate::games::GAMES.iter().filter(|g| has(g, w)).peekable();
+        games.peek().is_some() && games.all(|g| has(g, PSI))
+    })
 }
 
 /// Someone a line waits for: a fighter's prompt or a challenged player's answer.
@@ -108,8 +141,8 @@ fn prompt(line: &str) -> Option<Awaited> {
         user: user_of(user)?,
         name: name.to_string(),
         what: what.to_string(),
+        psi: arms_psi(&words),
         words,
-        psi: true,
     })
 }
 
@@ -476,6 +509,36 @@ mod tests {
                 "{line:?} read as {a:?}"
             );
         }
+    }
+
+    // A Tourney prompt gets its buttons from its game's table, and no psi menu: The Tourney
+    // has no psi; a PsiKnight prompt keeps its menu.
+    #[test]
+    fn a_tourney_prompt_gets_its_buttons_and_no_psi_menu() {
+        let attack =
+            awaited("Sir Ector (111), your action: /attack, /yield (120s, then /attack).").unwrap();
+        assert_eq!(attack.words, vec!["attack", "yield"]);
+        assert!(!attack.psi);
+        let down = awaited(
+            "Sir Ector (111), at Health 1 you may yield (T14); your action: /stand, /yield (120s, then /stand).",
+        )
+        .unwrap();
+        assert_eq!(down.words, vec!["stand", "yield"]);
+        assert!(!down.psi);
+        let c = Controls::for_awaited(&[down]);
+        assert_eq!(c.rows.len(), 1, "{c:?}");
+        assert_eq!(
+            c.rows[0].kind,
+            RowKind::Buttons(vec![
+                ("stand".into(), "Stand".into()),
+                ("yield".into(), "Yield".into())
+            ])
+        );
+        let sword = awaited(
+            "Dame Dara (111), to choose an action: /attack, /observe, /press, /yield (120s, then /attack).",
+        )
+        .unwrap();
+        assert!(sword.psi);
     }
 
     #[test]
