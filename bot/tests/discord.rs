@@ -627,3 +627,75 @@ async fn after_a_restart_an_open_fight_is_posted_again_with_its_buttons() {
         "{step:?}"
     );
 }
+
+// The Tourney on Discord with no transport code of its own: its commands are registered from
+// its table, its prompts get their buttons, and no psi menu (The Tourney has no psi).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tourney_bout_is_fought_by_buttons() {
+    let config: Config = toml::from_str("[games]\ndefault = \"tourney\"\n").unwrap();
+    let mut herald = Herald::start_with(Settings::default(), config).await;
+    let create = |name: &str, extra: Value| {
+        let mut options = vec![json!({"name": "name", "type": 3, "value": name})];
+        options.extend(extra.as_array().cloned().unwrap_or_default());
+        json!([{"name": "create", "type": 1, "options": options}])
+    };
+    let answer = herald
+        .command(DANA, "knight", create("Ector", json!([])), json!({}))
+        .await;
+    assert!(
+        content(&answer).starts_with("Sir Ector is ready for The Tourney."),
+        "{answer:?}"
+    );
+    let gimby = create(
+        "Gimby",
+        json!([
+            {"name": "skill", "type": 3, "value": "broadsword:4,dagger:1"},
+            {"name": "strength", "type": 4, "value": 5}
+        ]),
+    );
+    let answer = herald.command(EVAN, "knight", gimby, json!({})).await;
+    assert!(
+        content(&answer).contains("Strength 5 (+1 a blow)"),
+        "{answer:?}"
+    );
+    let resolved = json!({"users": {EVAN.to_string(): fake::user_json(EVAN)}});
+    let challenge = herald
+        .command(
+            DANA,
+            "challenge",
+            json!([{"name": "target", "type": 6, "value": EVAN.to_string()}]),
+            resolved,
+        )
+        .await;
+    assert!(
+        content(&challenge).contains(&format!("to a bout on foot! <@{EVAN}>: /accept")),
+        "{challenge:?}"
+    );
+    // The worked example's roll-off and first exchange (T9, T3).
+    herald.app.queue.push([4, 2]);
+    let (_, step) = herald.press(EVAN, &button(EVAN, "accept")).await;
+    let text = content(&step);
+    assert!(text.contains("Sir Ector acts first (T9)"), "{text}");
+    let row = &step.body["components"][0]["components"];
+    assert_eq!(row[0]["custom_id"], button(DANA, "attack"));
+    assert_eq!(row[1]["custom_id"], button(DANA, "yield"));
+    assert_eq!(
+        step.body["components"].as_array().map(Vec::len),
+        Some(1),
+        "no psi menu: {}",
+        step.body["components"]
+    );
+    herald.app.queue.push([3, 2]);
+    let (_, step) = herald.press(DANA, &button(DANA, "attack")).await;
+    let text = content(&step);
+    assert!(
+        text.contains(
+            "Sir Ector attacks: broadsword 3+6 = 9 vs Sir Gimby broadsword 2+4 = 6: hit."
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        step.body["components"][0]["components"][0]["custom_id"],
+        button(EVAN, "attack")
+    );
+}
