@@ -60,7 +60,7 @@ pub struct App {
     /// Characters of the games on the seam in a fight, by channel.
     engaged: Mutex<HashMap<Id, String>>,
     /// The channels' games, as looked up: the configuration's, or a moderator's choice.
-    games: Mutex<HashMap<(Id, String), &'static str>>,
+    games: Mutex<HashMap<Id, HashMap<String, &'static GameInfo>>>,
     /// Knights in a tournament under way, by the channel it is held in.
     enlisted: Mutex<HashMap<Id, String>>,
     realms: Mutex<HashMap<String, Id>>,
@@ -166,23 +166,30 @@ impl App {
     /// The game a channel plays: a moderator's choice, remembered in the books, else the
     /// configuration's (`[games.channels]`, then `[games] default`).
     pub async fn game_of(&self, realm: Id, channel: &str) -> Result<&'static GameInfo> {
-        let key = (realm, channel.to_string());
-        if let Some(g) = self
+        // Looked up for every line: by reference, without making a key.
+        let known = self
             .games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(crate::games::find(g).unwrap_or(&crate::games::PSIKNIGHT));
+            .get(&realm)
+            .and_then(|channels| channels.get(channel).copied());
+        if let Some(game) = known {
+            return Ok(game);
         }
         let chosen = self.store.channel_game(realm, channel).await?;
         let id = chosen.unwrap_or_else(|| self.config.games.of(channel).to_string());
         let game = crate::games::find(&id).unwrap_or(&crate::games::PSIKNIGHT);
+        self.remember_game(realm, channel, game);
+        Ok(game)
+    }
+
+    fn remember_game(&self, realm: Id, channel: &str, game: &'static GameInfo) {
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(key, game.id);
-        Ok(game)
+            .entry(realm)
+            .or_default()
+            .insert(channel.to_string(), game);
     }
 
     /// Remembers a channel's new game, in the books and here.
@@ -197,10 +204,7 @@ impl App {
         self.store
             .set_channel_game(realm, channel, game.id, by, at)
             .await?;
-        self.games
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert((realm, channel.to_string()), game.id);
+        self.remember_game(realm, channel, game);
         Ok(())
     }
 
