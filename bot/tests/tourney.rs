@@ -422,3 +422,27 @@ async fn herald_simulate_gives_tourney_odds() {
     };
     assert_eq!(figures(&simulate(&["--game", "tourney"])), figures(&text));
 }
+
+// T19: after each fight the default policy takes an NPC to the smith; T6: its fumble damaged
+// its weapon during the bout.
+#[tokio::test]
+async fn after_a_bout_an_npc_goes_to_the_smith() {
+    let books = Books::new();
+    let transcript = "\
+@clock 2026-12-01T10:00:00Z
+[#tourney] ann: /knight create Ector
+[#tourney] mod: /npc create Drone-7 --weapon mace --skill mace:5
+# The drone starts (2 v 5) and fumbles (1 v 3+6): parried; fumble die 2: its mace is damaged.
+@dice 2 5 1 3 2
+[#tourney] ann: /challenge Drone-7
+[#tourney] ann: /status
+[#tourney] ann: /yield
+[#tourney] ann: /sheet Drone-7
+";
+    let run = run_with(&books.path(), CONFIG, transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Sir Drone-7's fumble die 2: weapon damaged (T6).")
+        .expect("Sir Drone-7: Health 7, wields the mace, mace damaged, dagger sound")
+        .expect("Sir Drone-7 wins: Sir Ector yielded (T14).")
+        .expect("Sir Drone-7 (NPC): dagger 0, broadsword 0, mace 5 (main), axe 0, greatsword 0; Strength 3 (+0 a blow); Health 7 - 0 hits = 7; mace sound, dagger sound; 1 win, 0 losses.");
+}
