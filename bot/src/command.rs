@@ -1784,6 +1784,18 @@ pub enum ParseErrorKind {
         /// What is accepted.
         what: &'static str,
     },
+    /// A number of points beyond what the books take.
+    #[error(
+        "{label} is too large: '{word}' is more than {max} points, the most one entry may hold"
+    )]
+    TooManyPoints {
+        /// The argument.
+        label: &'static str,
+        /// The word.
+        word: String,
+        /// The most accepted.
+        max: i64,
+    },
     /// Not a ledger entry number.
     #[error("ENTRY_ID must be a ledger entry number such as 42; '{word}' is not")]
     BadEntry {
@@ -2607,6 +2619,13 @@ fn read_value(arg: &ArgSpec, token: Token, lexer: &mut Lexer<'_>) -> Result<Valu
                 min,
                 max,
             }),
+        ArgKind::Points | ArgKind::SignedPoints if too_many_points(word) => {
+            Err(ParseErrorKind::TooManyPoints {
+                label: arg.label,
+                word: shown(word),
+                max: MAX_POINTS,
+            })
+        }
         ArgKind::Points => parse_half_points(word)
             .filter(|h| *h > 0)
             .map(|h| Value::Points(HalfPoints(h)))
@@ -2651,9 +2670,20 @@ fn parse_digits(word: &str, max_len: usize) -> Option<u64> {
     word.parse().ok()
 }
 
+/// A number of points written right but beyond [`MAX_POINTS`]: `999999999999`, `-2000000.5`.
+fn too_many_points(word: &str) -> bool {
+    let body = word.strip_prefix(['-', '+', '\u{2212}']).unwrap_or(word);
+    let whole = body.split_once('.').map_or(body, |(w, _)| w);
+    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let digits = whole.trim_start_matches('0');
+    digits.len() > 7 || digits.parse::<i64>().is_ok_and(|n| n > MAX_POINTS)
+}
+
 /// `2` → 4 halves, `2.5` → 5, `-1.5` → -3, `.5` → 1; anything finer than a half is refused.
 fn parse_half_points(word: &str) -> Option<i64> {
-    let (negative, body) = match word.strip_prefix('-') {
+    let (negative, body) = match word.strip_prefix(['-', '\u{2212}']) {
         Some(b) => (true, b),
         None => (false, word.strip_prefix('+').unwrap_or(word)),
     };
@@ -2701,6 +2731,20 @@ fn read_when(word: &str, lexer: &mut Lexer<'_>) -> Result<When, ParseErrorKind> 
     };
     let starts_with_digit =
         |t: &Token| !t.quoted && t.text.starts_with(|c: char| c.is_ascii_digit());
+    // A delay quoted as one word: "in 2h", "in 1h 30m".
+    if let Some(rest) = word
+        .get(..3)
+        .filter(|head| head.eq_ignore_ascii_case("in "))
+        .map(|_| &word[3..])
+    {
+        let delay: String = rest.split_whitespace().collect();
+        if delay.is_empty() {
+            return Err(bad("in", "say how long, such as in 2h or in 1h30m"));
+        }
+        return parse_delay(&delay)
+            .map(When::In)
+            .map_err(|why| bad(&delay, why));
+    }
     if word.eq_ignore_ascii_case("in") {
         let mut delay = String::new();
         while let Some(next) = lexer.peek().filter(starts_with_digit) {
@@ -3394,7 +3438,7 @@ mod tests {
             ("/ransom pay Alan 0", |k| matches!(k, K::BadPoints { label: "PP", .. }), "/ransom pay KNIGHT PP"),
             ("/ransom demand Alan lots", |k| matches!(k, K::BadPoints { .. }), "/ransom demand KNIGHT [PP]"),
             ("/admin award Alan x reason", |k| matches!(k, K::BadPoints { label: "HP", .. }), "/admin award KNIGHT HP REASON..."),
-            ("/admin award Alan 99999999 reason", |k| matches!(k, K::BadPoints { .. }), "/admin award KNIGHT HP REASON..."),
+            ("/admin award Alan 99999999 reason", |k| matches!(k, K::TooManyPoints { max: 1_000_000, .. }), "/admin award KNIGHT HP REASON..."),
             ("/admin revoke abc", |k| matches!(k, K::BadEntry { .. }), "/admin revoke ENTRY_ID"),
             ("/admin revoke 0", |k| matches!(k, K::BadEntry { .. }), "/admin revoke ENTRY_ID"),
             ("/admin revoke 99999999999999999999999", |k| matches!(k, K::BadEntry { .. }), "/admin revoke ENTRY_ID"),

@@ -336,6 +336,15 @@ impl Config {
 
     /// The realm's time zone (R25).
     pub fn timezone(&self) -> Result<Tz> {
+        let name = self.realm.timezone.trim();
+        // The tz database keeps a few abbreviations and POSIX rules for old systems ("EST",
+        // "CET", "EST5EDT"): a fixed offset, or a rule that is no place's law. README refuses
+        // them, so that a realm's day follows a place's clocks, summer time included.
+        if ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(name)) {
+            bail!(
+                "[realm] timezone '{name}' is an abbreviation, not a place: write the IANA name of a place, such as \"America/New_York\" for EST or \"Europe/Paris\" for CET (or \"UTC\")"
+            );
+        }
         self.realm.timezone.parse::<Tz>().map_err(|_| {
             anyhow::anyhow!(
                 "[realm] timezone '{}' is not an IANA time zone such as \"UTC\" or \"Europe/Paris\"",
@@ -344,6 +353,11 @@ impl Config {
         })
     }
 }
+
+/// The tz database's names that are abbreviations or POSIX rules, not places: refused.
+const ABBREVIATIONS: &[&str] = &[
+    "EST", "MST", "HST", "CET", "EET", "MET", "WET", "EST5EDT", "CST6CDT", "MST7MDT", "PST8PDT",
+];
 
 #[cfg(test)]
 mod tests {
@@ -375,6 +389,23 @@ mod tests {
         let config: Config = toml::from_str("[realm]\ntimezone = \"Mars/Olympus\"").unwrap();
         let err = config.check().unwrap_err().to_string();
         assert!(err.contains("Mars/Olympus"), "{err}");
+    }
+
+    // README, "Troubleshooting": abbreviations are refused, with a place to write instead.
+    #[test]
+    fn an_abbreviated_time_zone_is_refused_with_a_place_to_write() {
+        for abbreviation in ["EST", "CET", "est5edt"] {
+            let config: Config =
+                toml::from_str(&format!("[realm]\ntimezone = \"{abbreviation}\"")).unwrap();
+            let err = config.check().unwrap_err().to_string();
+            assert!(err.contains(abbreviation), "{err}");
+            assert!(err.contains("is an abbreviation, not a place"), "{err}");
+        }
+        for place in ["UTC", "Europe/Paris", "America/New_York"] {
+            let config: Config =
+                toml::from_str(&format!("[realm]\ntimezone = \"{place}\"")).unwrap();
+            config.check().unwrap();
+        }
     }
 
     #[test]

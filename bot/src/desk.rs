@@ -10,18 +10,24 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use herald_engine::dice::SeededDice;
 use herald_engine::notation;
-use herald_engine::psiknight::{MatchKind, NewKnight};
+use herald_engine::psiknight::{MatchKind, NewKnight, Style};
 
-/// Half points as players read them: "1.5", "2", "-0.5".
+/// The minus sign of every reply: the narration's U+2212, also for points below zero (players
+/// may type either `-` or `−`).
+pub const MINUS: char = '\u{2212}';
+
+/// Half points as players read them: "1.5", "2", "−0.5".
 pub fn points(halves: i64) -> String {
-    if halves % 2 == 0 {
-        format!("{}", halves / 2)
+    let sign = if halves < 0 {
+        MINUS.to_string()
     } else {
-        format!(
-            "{}{}.5",
-            if halves < 0 { "-" } else { "" },
-            (halves / 2).abs()
-        )
+        String::new()
+    };
+    let abs = halves.unsigned_abs();
+    if abs % 2 == 0 {
+        format!("{sign}{}", abs / 2)
+    } else {
+        format!("{sign}{}.5", abs / 2)
     }
 }
 
@@ -37,14 +43,14 @@ pub async fn handle(
         Command::CreateKnight(choices) => create(app, realm, user, choices.into(), now).await,
         Command::Knight { name } => {
             let Some(k) = find(app, realm, user, name.as_deref()).await? else {
-                return Ok(vec![not_found(user, name.as_deref())]);
+                return Ok(vec![not_found(user, name.as_deref(), "/knight [NAME]")]);
             };
             let balance = app.store.balance(k.id).await?;
             Ok(vec![sheet(&k, balance)])
         }
         Command::Honor { name } => {
             let Some(k) = find(app, realm, user, name.as_deref()).await? else {
-                return Ok(vec![not_found(user, name.as_deref())]);
+                return Ok(vec![not_found(user, name.as_deref(), "/honor [NAME]")]);
             };
             let balance = app.store.balance(k.id).await?;
             Ok(vec![honor(&k, balance)])
@@ -62,13 +68,43 @@ pub async fn handle(
     }
 }
 
+/// A style typed as the name's first word ("Sir Lancelot"): taken off, since Herald adds the
+/// style itself, when it is the knight's own; refused when it contradicts it ("Dame" without
+/// `--dame`). `Ok(Some(word))` names the style taken off.
+fn without_style(choices: &mut NewKnight) -> Result<Option<&'static str>, String> {
+    let name = choices.name.trim();
+    let Some((first, rest)) = name.split_once(char::is_whitespace) else {
+        return Ok(None);
+    };
+    let (word, style) = if first.eq_ignore_ascii_case("sir") {
+        ("Sir", Style::Sir)
+    } else if first.eq_ignore_ascii_case("dame") {
+        ("Dame", Style::Dame)
+    } else {
+        return Ok(None);
+    };
+    if style != choices.style {
+        return Err(format!(
+            "Cannot create that knight: '{word}' is a style, not part of the name; a Dame is made with --dame, a Sir without it. Write /knight create \"{}\" ...{}",
+            rest.trim(),
+            if style == Style::Dame { " --dame" } else { "" }
+        ));
+    }
+    choices.name = rest.trim().to_string();
+    Ok(Some(word))
+}
+
 async fn create(
     app: &App,
     realm: Id,
     user: &str,
-    choices: NewKnight,
+    mut choices: NewKnight,
     now: DateTime<Utc>,
 ) -> Result<Lines> {
+    let style_taken_off = match without_style(&mut choices) {
+        Ok(word) => word,
+        Err(line) => return Ok(vec![line]),
+    };
     let sheet = match choices.create() {
         Ok(sheet) => sheet,
         Err(e) => {
@@ -79,10 +115,17 @@ async fn create(
     };
     match app.store.create_knight(realm, user, &sheet, now).await {
         Ok(k) => Ok(vec![format!(
-            "{} is dubbed, sworn to {}. {}",
+            "{} is dubbed, sworn to {}. {}{}",
             k.styled(),
             k.sheet.monarch.full_name(),
-            skills_line(&k)
+            skills_line(&k),
+            match style_taken_off {
+                Some(word) => format!(
+                    " ('{word}' is a style, not part of the name: Herald adds it; the name is {}.)",
+                    k.sheet.name
+                ),
+                None => String::new(),
+            }
         )]),
         Err(e @ (StoreError::NameTaken(_) | StoreError::HasKnight(_))) => {
             Ok(vec![format!("Cannot create that knight: {e}.")])
@@ -106,10 +149,10 @@ async fn find(
     }
 }
 
-fn not_found(user: &str, name: Option<&str>) -> String {
+fn not_found(user: &str, name: Option<&str>, usage: &str) -> String {
     match name {
         None => format!("{user}, you have no knight yet. Create one: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N --monarch MONARCH"),
-        Some(n) => format!("No knight or player named '{n}' here. Usage: /knight [NAME]"),
+        Some(n) => format!("No knight or player named '{n}' here. Usage: {usage}"),
     }
 }
 
@@ -151,6 +194,8 @@ fn honor(k: &KnightRecord, b: Balance) -> String {
     format!("{}: {}", k.styled(), standing(k, b))
 }
 
+const ODDS_USAGE: &str = "/odds KNIGHT [KNIGHT]";
+
 /// `/odds KNIGHT [KNIGHT]`: a quick Monte-Carlo estimate with the default policy (small enough to
 /// answer within a second), run off the async threads.
 async fn odds(
@@ -161,19 +206,19 @@ async fn odds(
     second: Option<&str>,
 ) -> Result<Lines> {
     let Some(a) = find(app, realm, user, Some(first)).await? else {
-        return Ok(vec![not_found(user, Some(first))]);
+        return Ok(vec![not_found(user, Some(first), ODDS_USAGE)]);
     };
     let b = match second {
         Some(name) => find(app, realm, user, Some(name)).await?,
         None => find(app, realm, user, None).await?,
     };
     let Some(b) = b else {
-        return Ok(vec![not_found(user, second)]);
+        return Ok(vec![not_found(user, second, ODDS_USAGE)]);
     };
     if a.id == b.id {
-        return Ok(vec![
-            "Name two different knights. Usage: /odds KNIGHT [KNIGHT]".into(),
-        ]);
+        return Ok(vec![format!(
+            "Name two different knights. Usage: {ODDS_USAGE}"
+        )]);
     }
     let seed_bytes = app.next_seed();
     let seed = u64::from_le_bytes(seed_bytes[..8].try_into().unwrap_or([0; 8]));
@@ -210,7 +255,7 @@ mod tests {
         assert_eq!(points(0), "0");
         assert_eq!(points(2), "1");
         assert_eq!(points(3), "1.5");
-        assert_eq!(points(-1), "-0.5");
-        assert_eq!(points(-3), "-1.5");
+        assert_eq!(points(-1), "\u{2212}0.5");
+        assert_eq!(points(-3), "\u{2212}1.5");
     }
 }

@@ -1069,14 +1069,13 @@ pub async fn capture_after_fight(
 // The ledger and the standings
 // ---------------------------------------------------------------------------------------------
 
-/// "+1 HP", "-12 HP, +5 PP", "no points".
+/// "+1 HP", "−12 HP, +5 PP", "no points".
 fn amounts(hp: i64, pp: i64) -> String {
     let signed = |h: i64| {
-        let p = Points::from_halves(h);
-        if p.is_negative() {
-            p.to_string()
+        if h < 0 {
+            crate::desk::points(h)
         } else {
-            format!("+{p}")
+            format!("+{}", crate::desk::points(h))
         }
     };
     let mut parts = Vec::new();
@@ -1110,7 +1109,12 @@ fn ledger_line(app: &App, row: &LedgerRow) -> String {
     {
         line.push_str(&format!(", fight #{f}"));
     }
-    if let Some(by) = &row.by_user {
+    // An entry whose reason already names its author ("retired by adm") is signed once.
+    if let Some(by) = row
+        .by_user
+        .as_ref()
+        .filter(|by| !row.reason.ends_with(&format!("by {by}")))
+    {
         line.push_str(&format!(", by {by}"));
     }
     if let Some(r) = row.revoked_by {
@@ -1133,8 +1137,8 @@ async fn ledger(ctx: &Ctx<'_>, name: Option<&str>, month: Option<YearMonth>) -> 
     let b = ctx.app.store.balance(k.id).await?;
     let now = format!(
         "{} HP, {} PP",
-        Points::from_halves(b.hp_halves),
-        Points::from_halves(b.pp_halves)
+        crate::desk::points(b.hp_halves),
+        crate::desk::points(b.pp_halves)
     );
     let count = |n: usize| format!("{n} entr{}", if n == 1 { "y" } else { "ies" });
     let mut lines = vec![match &month {
@@ -1197,8 +1201,8 @@ async fn standings(ctx: &Ctx<'_>, by: By) -> Result<Lines> {
             "{place}. {} ({}): {} HP, {} PP, {}",
             s.knight.styled(),
             s.knight.owner,
-            Points::from_halves(s.balance.hp_halves),
-            Points::from_halves(s.balance.pp_halves),
+            crate::desk::points(s.balance.hp_halves),
+            crate::desk::points(s.balance.pp_halves),
             if s.knight.landed {
                 "landed"
             } else {
@@ -1270,8 +1274,26 @@ async fn admin_revoke(ctx: &Ctx<'_>, entry: u64) -> Result<Lines> {
                     Some(k) => k.styled(),
                     None => format!("knight {}", old.knight),
                 };
+                // A revoke may leave a balance below zero: the books stay true to what was
+                // revoked, and the reply says so (README, "Admins").
+                let b = ctx.app.store.balance(old.knight).await?;
+                let below: Vec<&str> = [(b.hp_halves, "Honor"), (b.pp_halves, "Prestige")]
+                    .into_iter()
+                    .filter(|(h, _)| *h < 0)
+                    .map(|(_, what)| what)
+                    .collect();
+                let warning = if below.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " {who} now has {} HP, {} PP: below zero in {}. A revoke may leave a balance below zero; the knight earns back from there.",
+                        crate::desk::points(b.hp_halves),
+                        crate::desk::points(b.pp_halves),
+                        below.join(" and ")
+                    )
+                };
                 format!(
-                    "{} revokes entry #{entry} ({} to {who}: {}): entry #{id} reverses it ({}).",
+                    "{} revokes entry #{entry} ({} to {who}: {}): entry #{id} reverses it ({}).{warning}",
                     ctx.user,
                     amounts(old.hp_halves, old.pp_halves),
                     old.reason,
@@ -1350,7 +1372,7 @@ mod tests {
     #[test]
     fn amounts_read_in_half_points() {
         assert_eq!(amounts(2, 0), "+1 HP");
-        assert_eq!(amounts(-24, 10), "-12 HP, +5 PP");
+        assert_eq!(amounts(-24, 10), "\u{2212}12 HP, +5 PP");
         assert_eq!(amounts(1, 1), "+0.5 HP, +0.5 PP");
         assert_eq!(amounts(0, 0), "no points");
     }

@@ -249,23 +249,23 @@ async fn admins_the_ledger_and_the_standings() {
         .expect("alice awards Dame Brenna 1.5 HP, split for a landed knight as 1 HP and 0.5 PP (R29, R101): for courtesy (entry #4).")
         .expect("alice takes 1 HP from Dame Brenna (a correction is not split, R154): a correction (entry #5).");
     // R153.
-    run.expect("alice revokes entry #1 (+3 HP to Sir Alan: won the November melee): entry #7 reverses it (-3 HP).")
+    run.expect("alice revokes entry #1 (+3 HP to Sir Alan: won the November melee): entry #7 reverses it (−3 HP).")
         .expect("Cannot revoke: entry #1 was already revoked by entry #7; nothing is revoked twice (R153).")
         .expect("Cannot revoke: entry #7 is itself a record of an admin's act, not an award; it cannot be revoked (R153).")
-        .expect("alice revokes entry #4 (+1 HP, +0.5 PP to Dame Brenna: for courtesy): entry #8 reverses it (-1 HP, -0.5 PP).")
+        .expect("alice revokes entry #4 (+1 HP, +0.5 PP to Dame Brenna: for courtesy): entry #8 reverses it (−1 HP, −0.5 PP).")
         .expect("Cannot revoke: there is no ledger entry #99 in this realm.");
     // The ledger: date, amount, reason, author, revocation; by month.
-    run.expect("Ledger of Sir Alan: 3 entries; now -2 HP, 0 PP.")
+    run.expect("Ledger of Sir Alan: 3 entries; now −2 HP, 0 PP.")
         .expect("#1 2026-11-30 +3 HP: won the November melee, by alice [revoked by #7]")
-        .expect("#6 2026-12-01 -2 HP: raised Lance from 40 to 50 (R30), by alan")
-        .expect("#7 2026-12-01 -3 HP: revokes entry #1: won the November melee, by alice")
-        .expect("#3 2026-12-01 -12 HP, +5 PP: a grant of lands from the monarch (R31), by brenna")
-        .expect("Ledger of Sir Alan for 2026-11: 1 entry (+3 HP that month); now -2 HP, 0 PP.")
-        .expect("Ledger of Dame Brenna for 2026-12: 5 entries (-1 HP, +5 PP that month); now -1 HP, 5 PP.")
+        .expect("#6 2026-12-01 −2 HP: raised Lance from 40 to 50 (R30), by alan")
+        .expect("#7 2026-12-01 −3 HP: revokes entry #1: won the November melee, by alice")
+        .expect("#3 2026-12-01 −12 HP, +5 PP: a grant of lands from the monarch (R31), by brenna")
+        .expect("Ledger of Sir Alan for 2026-11: 1 entry (+3 HP that month); now −2 HP, 0 PP.")
+        .expect("Ledger of Dame Brenna for 2026-12: 5 entries (−1 HP, +5 PP that month); now −1 HP, 5 PP.")
         .expect("nobody, you have no knight yet.");
     run.expect("Standings by Honor (2 knights):")
-        .expect("1. Dame Brenna (brenna): -1 HP, 5 PP, landed")
-        .expect("2. Sir Alan (alan): -2 HP, 0 PP, unlanded")
+        .expect("1. Dame Brenna (brenna): −1 HP, 5 PP, landed")
+        .expect("2. Sir Alan (alan): −2 HP, 0 PP, unlanded")
         .expect("Standings by Prestige (2 knights):");
     // R122, uniqueness, and retirement (R155).
     run.expect("Cannot rename: there is already a knight named Brenna in this realm.")

@@ -529,3 +529,24 @@ fn verify_tells_the_outcome_in_english() {
         assert!(!text.contains(debug), "{debug:?} in {text}");
     }
 }
+
+// ----- logs (issue 15, bug 7) -----
+
+/// Logs on a standard error that is not a terminal carry no ANSI colours.
+#[test]
+fn logs_to_a_pipe_have_no_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("herald.db");
+    let out = herald()
+        .env("HERALD_LOG", "debug")
+        .arg("script")
+        .arg(transcript("declined.txt"))
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", show(&out));
+    let err = stderr(&out);
+    assert!(!err.is_empty(), "debug logs something: {}", show(&out));
+    assert!(!err.contains('\u{1b}'), "ANSI escapes in: {err}");
+}

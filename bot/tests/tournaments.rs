@@ -973,9 +973,9 @@ bran: /enter
 }
 
 // R37: a Melee with one remount each. Ravens: Ailsa, Cara; Wolves: Bran, Dughall.
-// - Pass 0, Ailsa offers Bran: Bran unhorses her; she remounts (R37).
-// - Pass 1, Ailsa offers Bran again: unhorsed again, her remount used: out of the Melee.
-// - Pass 2, Cara offers Dughall (`90 90 20 90 30 50`: Cara rides, holds the Bonus and strikes
+// - Pass 1, Ailsa offers Bran: Bran unhorses her; she remounts (R37).
+// - Pass 2, Ailsa offers Bran again: unhorsed again, her remount used: out of the Melee.
+// - Pass 3, Cara offers Dughall (`90 90 20 90 30 50`: Cara rides, holds the Bonus and strikes
 //   first; Dughall's Shield 40 − 15 = 25 against 50 fails): Dughall remounts.
 // - At the time limit (20 minutes, `@wait`) the Wolves have 2 mounted, the Ravens 1: the Wolves
 //   win (R37). The moderator names Cara first prize (R138).
@@ -1039,8 +1039,8 @@ mod: /melee prize Cara
             "Sir Bran joins the Wolves (1 knight).",
             "Sir Dughall joins the Wolves (2 knights).",
             "The Melee begins! Time is called in 20 minutes.",
-            "Dame Ailsa offers Sir Bran a pass (#0). bran: /accept or /decline.",
-            "Sir Bran accepts the pass (#0) of Dame Ailsa.",
+            "Dame Ailsa offers Sir Bran a pass (#1). bran: /accept or /decline.",
+            "Sir Bran accepts the pass (#1) of Dame Ailsa.",
             "Fight #2: Dame Ailsa vs Sir Bran, a Melee pass of Yule Lists (one Joust pass, R37).",
             "Dame Ailsa is unhorsed!",
             "Dame Ailsa remounts and rides on (R37).",
@@ -1280,9 +1280,9 @@ mod: /melee prize Bran
     in_order(
         &run,
         &[
-            "Dame Cara offers Sir Bran a pass (#0). bran: /accept or /decline.",
-            "Dame Ailsa offers Sir Bran a pass (#1). bran: /accept or /decline.",
-            "Sir Bran accepts the pass (#0) of Dame Cara.",
+            "Dame Cara offers Sir Bran a pass (#1). bran: /accept or /decline.",
+            "Dame Ailsa offers Sir Bran a pass (#2). bran: /accept or /decline.",
+            "Sir Bran accepts the pass (#1) of Dame Cara.",
             "Fight #2: Dame Cara vs Sir Bran, a Melee pass of Yule Lists",
             "Time is called on the Melee (R135): open offers lapse and no new pass starts; passes accepted are fought out.",
             "No pass:",
@@ -1713,7 +1713,7 @@ async fn a_tournament_restarted_at_every_stage_ends_as_one_run_without_restarts(
             "The Melee of Yule Lists opens: the Ravens against the Wolves.",
             "The Melee begins! Time is called in 20 minutes.",
             "Fight #3: Dame Ailsa vs Sir Bran, a Melee pass of Yule Lists",
-            "Sir Dughall accepts the pass (#1) of Dame Cara.",
+            "Sir Dughall accepts the pass (#2) of Dame Cara.",
         ],
     );
     runs[3].expect_not("Fight #4");

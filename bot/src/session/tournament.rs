@@ -1218,7 +1218,7 @@ impl Session {
                     format!(
                         "{} accepts the pass (#{}) of {}{}.",
                         name_of(&names, me),
-                        pass.id,
+                        pass.id + 1,
                         name_of(&names, pass.challenger),
                         if pass.for_ransom {
                             ", for ransom (R39)"
@@ -1598,10 +1598,12 @@ impl Session {
                 names.insert(me.id, me.styled());
                 names.insert(them.id, them.styled());
                 match m.offer(me.id, them.id, for_ransom) {
+                    // Passes are numbered from 1 for people; the engine counts from 0.
                     Ok(pass) => vec![format!(
-                        "{} offers {} a pass (#{pass}){}. {}: /accept or /decline.",
+                        "{} offers {} a pass (#{}){}. {}: /accept or /decline.",
                         me.styled(),
                         them.styled(),
+                        pass + 1,
                         if for_ransom {
                             ", for ransom as they are hostile parties (R39)"
                         } else {
