@@ -365,7 +365,21 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    async fn start_claimed(&mut self, c: Challenge, now: DateTime<Utc>) -> Result<Lines> {
+    async fn start_claimed(&mut self, mut c: Challenge, now: DateTime<Utc>) -> Result<Lines> {
+        // The sheets as they are now, not as they were at the challenge: a fight elsewhere, a
+        // smith or a new day may have changed them since.
+        for fighter in &mut c.fighters {
+            let now_c = self
+                .store()
+                .character(fighter.id)
+                .await?
+                .with_context(|| format!("{} is no longer in the books", fighter.name))?;
+            *fighter = self.today(now_c, now)?;
+            if let Some(why) = self.game.cannot_fight(fighter)? {
+                self.app.release_characters(&[c.fighters[0].id, c.fighters[1].id]);
+                return Ok(vec![why]);
+            }
+        }
         let setup = self.game.setup([&c.fighters[0], &c.fighters[1]])?;
         let seed = self.app.next_seed();
         let mut rng = SeededDice::new(seed);

@@ -446,3 +446,33 @@ async fn after_a_bout_an_npc_goes_to_the_smith() {
         .expect("Sir Drone-7 wins: Sir Ector yielded (T14).")
         .expect("Sir Drone-7 (NPC): dagger 0, broadsword 0, mace 5 (main), axe 0, greatsword 0; Strength 3 (+0 a blow); Health 7 - 0 hits = 7; mace sound, dagger sound; 1 win, 0 losses.");
 }
+
+// T15: a knight knocked out elsewhere after being challenged cannot accept: the bout starts
+// from the sheets as they are at /accept, not at the challenge (T21).
+#[tokio::test]
+async fn an_accept_reads_the_sheets_as_they_are_then() {
+    let books = Books::new();
+    let config = "[games]\ndefault = \"tourney\"\n[permissions]\nmoderators = [\"mod\"]\n";
+    let transcript = format!(
+        "{KNIGHTS}\
+[#t2] mod: /npc create Drone-7 --weapon mace --skill mace:10 --strength 9
+[#tourney] ann: /challenge bo
+# In #t2 the drone starts (2 v 5) and hits for 5 (3+10 v 2+4); Gimby's blow is parried by a
+# critical (2+4 v 6+10); the drone hits again: Gimby is out.
+@dice 2 5 3 2
+[#t2] bo: /challenge Drone-7
+@dice 2 6 3 2
+[#t2] bo: /attack
+[#tourney] bo: /accept
+"
+    );
+    let run = run_with(&books.path(), config, &transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect(
+        "[#t2] Sir Drone-7 wins: Sir Gimby is out of the Tourney until the realm's next day (T15).",
+    )
+    .expect(
+        "[#tourney] Sir Gimby is out of the Tourney at Health 0 until the realm's next day (T15).",
+    )
+    .expect_not("[#tourney] Fight #2");
+}
