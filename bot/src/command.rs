@@ -261,12 +261,14 @@ pub enum Command {
         /// The rest of the line, trimmed.
         expr: String,
     },
-    /// `/ledger [NAME] [--month YYYY-MM]`: the entries of the books.
+    /// `/ledger [NAME] [--month YYYY-MM] [--page N]`: the entries of the books, newest first.
     Ledger {
         /// The knight; `None` is your own.
         name: Option<String>,
         /// Only this month's entries.
         month: Option<YearMonth>,
+        /// Which page of 30 entries, newest first; `None` is the first.
+        page: Option<u32>,
     },
     /// `/standings [hp|pp]`: the realm's knights ranked.
     Standings {
@@ -1043,12 +1045,13 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         path: &["ledger"],
         aliases: &[],
-        usage: "/ledger [NAME] [--month YYYY-MM]",
-        summary: "Show the entries of a knight's books, yours when no name is given.",
-        example: "/ledger Alan --month 2026-12",
+        usage: "/ledger [NAME] [--month YYYY-MM] [--page N]",
+        summary: "Show the entries of a knight's books, yours when no name is given, newest first, 30 a page.",
+        example: "/ledger Alan --month 2026-12 --page 2",
         args: &[
             OPT_NAME,
             ArgSpec::flag("--month", "month", ArgKind::Month, "only this month", "--month 2026-12"),
+            ArgSpec::flag("--page", "page", ArgKind::Number { min: 1, max: 1_000_000 }, "which page of 30 entries, newest first", "--page 2"),
         ],
         access: Access::Everyone,
         group: Group::Knights,
@@ -1056,6 +1059,7 @@ pub const COMMANDS: &[CommandSpec] = &[
             Ok(Command::Ledger {
                 name: v.opt("name")?,
                 month: v.opt("month")?,
+                page: v.opt("page")?,
             })
         },
     },
@@ -3154,12 +3158,13 @@ mod tests {
             ("!roll 100", Command::Roll { expr: s("100") }),
             ("/ROLL  4d6kh3 + 2 ", Command::Roll { expr: s("4d6kh3 + 2") }),
             ("/roll --x \"odd", Command::Roll { expr: s("--x \"odd") }),
-            ("/ledger", Command::Ledger { name: None, month: None }),
+            ("/ledger", Command::Ledger { name: None, month: None, page: None }),
             (
                 "/ledger Alan --month 2026-11",
                 Command::Ledger {
                     name: Some(alan()),
                     month: Some(YearMonth { year: 2026, month: 11 }),
+                    page: None,
                 },
             ),
             (
@@ -3167,6 +3172,15 @@ mod tests {
                 Command::Ledger {
                     name: Some(s("Alan the Bold")),
                     month: Some(YearMonth { year: 2026, month: 1 }),
+                    page: None,
+                },
+            ),
+            (
+                "/ledger Alan --page 2",
+                Command::Ledger {
+                    name: Some(alan()),
+                    month: None,
+                    page: Some(2),
                 },
             ),
             ("/standings", Command::Standings { by: Standing::Hp }),

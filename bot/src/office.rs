@@ -29,7 +29,7 @@ use herald_engine::psiknight::books::{
 };
 use herald_engine::psiknight::{NewKnight, PsiSkill, Skill, Style};
 
-/// The most ledger entries one reply lists; the rest are named by month.
+/// The most ledger entries one reply lists: a page, newest first; `--page N` reaches the rest.
 pub const LEDGER_LINES: usize = 30;
 
 /// The most knights one standings reply lists.
@@ -76,7 +76,9 @@ pub async fn handle(
         month: app.month(now),
     };
     let lines = match command {
-        Command::Ledger { name, month } => ledger(&ctx, name.as_deref(), month).await?,
+        Command::Ledger { name, month, page } => {
+            ledger(&ctx, name.as_deref(), month, page.unwrap_or(1)).await?
+        }
         Command::Standings { by } => standings(&ctx, by).await?,
         Command::Spend { skill } => spend(&ctx, stored::any_skill(skill)).await?,
         Command::Land => land(&ctx).await?,
@@ -1123,7 +1125,14 @@ fn ledger_line(app: &App, row: &LedgerRow) -> String {
     line
 }
 
-async fn ledger(ctx: &Ctx<'_>, name: Option<&str>, month: Option<YearMonth>) -> Result<Lines> {
+/// `/ledger [NAME] [--month YYYY-MM] [--page N]`: the entries newest first, [`LEDGER_LINES`] a
+/// page; a page that leaves older entries ends with the command that shows the next one.
+async fn ledger(
+    ctx: &Ctx<'_>,
+    name: Option<&str>,
+    month: Option<YearMonth>,
+    page: u32,
+) -> Result<Lines> {
     let k = match name {
         None => ctx.me().await?,
         Some(n) => ctx.find(n).await?,
@@ -1133,7 +1142,8 @@ async fn ledger(ctx: &Ctx<'_>, name: Option<&str>, month: Option<YearMonth>) -> 
         Err(line) => return Ok(vec![line]),
     };
     let month = month.map(|m| m.to_string());
-    let rows = ctx.app.store.ledger(k.id, month.as_deref()).await?;
+    let mut rows = ctx.app.store.ledger(k.id, month.as_deref()).await?;
+    rows.reverse();
     let b = ctx.app.store.balance(k.id).await?;
     let now = format!(
         "{} HP, {} PP",
@@ -1141,9 +1151,38 @@ async fn ledger(ctx: &Ctx<'_>, name: Option<&str>, month: Option<YearMonth>) -> 
         crate::desk::points(b.pp_halves)
     );
     let count = |n: usize| format!("{n} entr{}", if n == 1 { "y" } else { "ies" });
+    let pages = rows.len().div_ceil(LEDGER_LINES).max(1);
+    let page = usize::try_from(page).unwrap_or(usize::MAX).max(1);
+    // The command that shows another page of the same ledger, as the player would type it.
+    let command = |p: usize| {
+        let mut c = match name {
+            Some(_) => format!("/ledger {}", k.sheet.name),
+            None => "/ledger".to_string(),
+        };
+        if let Some(m) = &month {
+            c.push_str(&format!(" --month {m}"));
+        }
+        c.push_str(&format!(" --page {p}"));
+        c
+    };
+    if page > pages {
+        return Ok(vec![format!(
+            "The ledger of {} has {} ({} page{} of {LEDGER_LINES}); there is no page {page}. The last: {}",
+            k.styled(),
+            count(rows.len()),
+            pages,
+            if pages == 1 { "" } else { "s" },
+            command(pages)
+        )]);
+    }
+    let of_pages = if pages > 1 {
+        format!(" Page {page} of {pages}, newest first.")
+    } else {
+        String::new()
+    };
     let mut lines = vec![match &month {
         None => format!(
-            "Ledger of {}: {}; now {now}.",
+            "Ledger of {}: {}; now {now}.{of_pages}",
             k.styled(),
             count(rows.len())
         ),
@@ -1151,22 +1190,28 @@ async fn ledger(ctx: &Ctx<'_>, name: Option<&str>, month: Option<YearMonth>) -> 
             let hp: i64 = rows.iter().map(|r| r.hp_halves).sum();
             let pp: i64 = rows.iter().map(|r| r.pp_halves).sum();
             format!(
-                "Ledger of {} for {m}: {} ({} that month); now {now}.",
+                "Ledger of {} for {m}: {} ({} that month); now {now}.{of_pages}",
                 k.styled(),
                 count(rows.len()),
                 amounts(hp, pp)
             )
         }
     }];
-    let skip = rows.len().saturating_sub(LEDGER_LINES);
-    if skip > 0 {
+    let skip = (page - 1) * LEDGER_LINES;
+    lines.extend(
+        rows.iter()
+            .skip(skip)
+            .take(LEDGER_LINES)
+            .map(|r| ledger_line(ctx.app, r)),
+    );
+    let earlier = rows.len().saturating_sub(skip + LEDGER_LINES);
+    if earlier > 0 {
         lines.push(format!(
-            "({} earlier: /ledger {} --month YYYY-MM)",
-            count(skip),
-            k.sheet.name
+            "({} earlier: {})",
+            count(earlier),
+            command(page + 1)
         ));
     }
-    lines.extend(rows.iter().skip(skip).map(|r| ledger_line(ctx.app, r)));
     Ok(lines)
 }
 

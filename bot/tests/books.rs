@@ -835,3 +835,71 @@ async fn a_fight_for_ransom_resumed_after_a_restart_still_captures_the_loser() {
     assert!(second.app.store.is_captive(brenna).await.unwrap());
     assert_eq!(second.app.store.captor_of(brenna).await.unwrap(), Some(cai));
 }
+
+// Issue 15, bug 3: every ledger entry is reachable in chat. 65 entries: page 1 holds the 30
+// newest, newest first, and its hint is the next page's real command; page 3 holds the 5 oldest
+// and no hint; a page past the end names the last.
+#[tokio::test]
+async fn every_ledger_entry_is_reachable_by_page() {
+    let books = Books::new();
+    let h = Herald::open(&books.path()).await;
+    let mut t = String::from(
+        "@clock 2026-12-01T10:00:00Z\n\
+         alan: /knight create Ansel --top lance,shield,ride --psi cpk:40 --monarch llewellyn\n",
+    );
+    for i in 1..=65 {
+        t.push_str(&format!("alice: /admin award Ansel 1 award {i}\n"));
+    }
+    h.say(&t).await;
+    let page = |cmd: &str| {
+        let cmd = cmd.to_string();
+        let h = &h;
+        async move {
+            let run = h.say(&format!("bob: {cmd}\n")).await;
+            run.out
+                .lines()
+                .map(|l| l.trim_start_matches("[#lists] ").to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    let first = page("/ledger Ansel --month 2026-12").await;
+    assert_eq!(first.len(), 32, "{first:#?}");
+    assert!(
+        first[0].contains("65 entries") && first[0].contains("Page 1 of 3, newest first."),
+        "{first:#?}"
+    );
+    assert!(
+        first[1].starts_with("#65 ") && first[30].starts_with("#36 "),
+        "{first:#?}"
+    );
+    assert_eq!(
+        first[31],
+        "(35 entries earlier: /ledger Ansel --month 2026-12 --page 2)"
+    );
+    let second = page("/ledger Ansel --month 2026-12 --page 2").await;
+    assert!(
+        second[1].starts_with("#35 ") && second[30].starts_with("#6 "),
+        "{second:#?}"
+    );
+    assert_eq!(
+        second[31],
+        "(5 entries earlier: /ledger Ansel --month 2026-12 --page 3)"
+    );
+    let third = page("/ledger Ansel --month 2026-12 --page 3").await;
+    assert_eq!(third.len(), 6, "{third:#?}");
+    assert!(
+        third[1].starts_with("#5 ") && third[5].starts_with("#1 "),
+        "{third:#?}"
+    );
+    let seen: std::collections::BTreeSet<String> = [&first, &second, &third]
+        .iter()
+        .flat_map(|p| p.iter().skip(1))
+        .filter_map(|l| l.strip_prefix('#')?.split(' ').next().map(String::from))
+        .collect();
+    assert_eq!(seen.len(), 65, "every entry once: {seen:?}");
+    let past = page("/ledger Ansel --page 9").await;
+    assert!(
+        past[0].contains("there is no page 9. The last: /ledger Ansel --page 3"),
+        "{past:#?}"
+    );
+}
