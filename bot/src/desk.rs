@@ -4,6 +4,7 @@
 use crate::app::App;
 use crate::command::{help, Command};
 use crate::dice::FightDice;
+use crate::resolve::{Found, Miss};
 use crate::session::Lines;
 use crate::store::{Balance, Id, KnightRecord, StoreError};
 use anyhow::Result;
@@ -42,18 +43,33 @@ pub async fn handle(
     match command {
         Command::CreateKnight(choices) => create(app, realm, user, choices.into(), now).await,
         Command::Knight { name } => {
-            let Some(k) = find(app, realm, user, name.as_deref()).await? else {
-                return Ok(vec![not_found(user, name.as_deref(), "/knight [NAME]")]);
+            let found = match find(app, realm, user, name.as_deref(), "/knight").await? {
+                Ok(found) => found,
+                // A knight killed or retired: the sheet as it stood, marked so (R171).
+                Err(miss @ crate::resolve::Miss::Gone { .. }) => {
+                    let crate::resolve::Miss::Gone { knight, .. } = &miss else {
+                        unreachable!("matched above")
+                    };
+                    let balance = app.store.balance(knight.id).await?;
+                    return Ok(vec![format!(
+                        "{} [{}; the name stays with {} in the books, R171]",
+                        sheet(knight, balance),
+                        miss.how().unwrap_or_default(),
+                        them(knight.sheet.style)
+                    )]);
+                }
+                Err(miss) => return Ok(vec![not_found(user, &miss, "/knight [NAME]")]),
             };
-            let balance = app.store.balance(k.id).await?;
-            Ok(vec![sheet(&k, balance)])
+            let balance = app.store.balance(found.knight.id).await?;
+            Ok(noted(found.note, sheet(&found.knight, balance)))
         }
         Command::Honor { name } => {
-            let Some(k) = find(app, realm, user, name.as_deref()).await? else {
-                return Ok(vec![not_found(user, name.as_deref(), "/honor [NAME]")]);
+            let found = match find(app, realm, user, name.as_deref(), "/honor").await? {
+                Ok(found) => found,
+                Err(miss) => return Ok(vec![not_found(user, &miss, "/honor [NAME]")]),
             };
-            let balance = app.store.balance(k.id).await?;
-            Ok(vec![honor(&k, balance)])
+            let balance = app.store.balance(found.knight.id).await?;
+            Ok(noted(found.note, honor(&found.knight, balance)))
         }
         Command::Roll { expr } => Ok(vec![roll(app, user, &expr)]),
         Command::Help { topic } => Ok(help(topic.as_deref(), '/')),
@@ -113,6 +129,11 @@ async fn create(
             )])
         }
     };
+    // R170, R171: a name is unique without case or accents, and stays with a knight who is
+    // gone.
+    if let Some(line) = name_refusal(app, realm, &sheet.name, "Cannot create that knight").await? {
+        return Ok(vec![line]);
+    }
     match app.store.create_knight(realm, user, &sheet, now).await {
         Ok(k) => Ok(vec![format!(
             "{} is dubbed, sworn to {}. {}{}",
@@ -134,25 +155,65 @@ async fn create(
     }
 }
 
+/// Why `name` cannot be a new knight's (or a new name), if it cannot: a living knight has it
+/// but for case or accents (R170), or a knight killed or retired keeps it (R171).
+pub async fn name_refusal(app: &App, realm: Id, name: &str, what: &str) -> Result<Option<String>> {
+    if let Some(gone) = crate::resolve::gone_named(app, realm, name).await? {
+        if let Miss::Gone { knight, .. } = &gone {
+            return Ok(Some(format!(
+                "{what}: {} is the name of {}, {}; a knight's name stays with them in the books and is not free again (R171). Choose another name.",
+                name,
+                knight.styled(),
+                gone.how().unwrap_or_default()
+            )));
+        }
+    }
+    // The same letters as written are the store's own refusal; only a folded match is said here.
+    if let Some(k) = crate::resolve::living_named(app, realm, name)
+        .await?
+        .filter(|k| k.sheet.name.to_lowercase() != name.to_lowercase())
+    {
+        return Ok(Some(format!(
+            "{what}: there is already a knight named {} in this realm; names are the same without regard to case or accents (R170).",
+            k.sheet.name
+        )));
+    }
+    Ok(None)
+}
+
+/// The knight a command names (R170), or the speaker's own when it names none.
 async fn find(
     app: &App,
     realm: Id,
     user: &str,
     name: Option<&str>,
-) -> Result<Option<KnightRecord>> {
+    command: &str,
+) -> Result<Result<Found, Miss>> {
     match name {
-        None => app.store.knight_of(realm, user).await,
-        Some(n) => match app.store.knight_named(realm, n).await? {
-            Some(k) => Ok(Some(k)),
-            None => app.store.knight_of(realm, n.trim_start_matches('@')).await,
-        },
+        None => Ok(match app.store.knight_of(realm, user).await? {
+            Some(knight) => Ok(Found { knight, note: None }),
+            None => Err(Miss::Nobody(String::new())),
+        }),
+        Some(n) => crate::resolve::knight(app, realm, n, command).await,
     }
 }
 
-fn not_found(user: &str, name: Option<&str>, usage: &str) -> String {
-    match name {
-        None => format!("{user}, you have no knight yet. Create one: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N --monarch MONARCH"),
-        Some(n) => format!("No knight or player named '{n}' here. Usage: {usage}"),
+/// The reply, after the line that says which knight a name meant, if it named two.
+fn noted(note: Option<String>, line: String) -> Lines {
+    note.into_iter().chain(std::iter::once(line)).collect()
+}
+
+fn not_found(user: &str, miss: &Miss, usage: &str) -> String {
+    match miss {
+        Miss::Nobody(typed) if typed.is_empty() => format!("{user}, you have no knight yet. Create one: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N --monarch MONARCH"),
+        miss => miss.line(usage),
+    }
+}
+
+fn them(style: Style) -> &'static str {
+    match style {
+        Style::Sir => "him",
+        Style::Dame => "her",
     }
 }
 
@@ -205,16 +266,16 @@ async fn odds(
     first: &str,
     second: Option<&str>,
 ) -> Result<Lines> {
-    let Some(a) = find(app, realm, user, Some(first)).await? else {
-        return Ok(vec![not_found(user, Some(first), ODDS_USAGE)]);
+    let a = match find(app, realm, user, Some(first), "/odds").await? {
+        Ok(found) => found,
+        Err(miss) => return Ok(vec![not_found(user, &miss, ODDS_USAGE)]),
     };
-    let b = match second {
-        Some(name) => find(app, realm, user, Some(name)).await?,
-        None => find(app, realm, user, None).await?,
+    let b = match find(app, realm, user, second, "/odds").await? {
+        Ok(found) => found,
+        Err(miss) => return Ok(vec![not_found(user, &miss, ODDS_USAGE)]),
     };
-    let Some(b) = b else {
-        return Ok(vec![not_found(user, second, ODDS_USAGE)]);
-    };
+    let notes: Vec<String> = [a.note, b.note].into_iter().flatten().collect();
+    let (a, b) = (a.knight, b.knight);
     if a.id == b.id {
         return Ok(vec![format!(
             "Name two different knights. Usage: {ODDS_USAGE}"
@@ -233,7 +294,10 @@ async fn odds(
         )
     })
     .await?;
-    Ok(vec![odds.summary(&a.styled(), &b.styled())])
+    Ok(notes
+        .into_iter()
+        .chain(std::iter::once(odds.summary(&a.styled(), &b.styled())))
+        .collect())
 }
 
 /// `/roll`: anyone, any time; the `@dice` queue first, then fresh dice from the realm's stream.

@@ -23,6 +23,7 @@ pub mod hub;
 pub mod office;
 pub mod referee;
 pub mod render;
+pub mod resolve;
 pub mod session;
 pub mod simulate;
 pub mod store;

@@ -74,6 +74,8 @@ pub async fn handle(
         user,
         now,
         month: app.month(now),
+        command: command_word(&command),
+        notes: std::sync::Mutex::new(Vec::new()),
     };
     let lines = match command {
         Command::Ledger { name, month, page } => {
@@ -109,7 +111,36 @@ pub async fn handle(
         Command::AdminRetire { knight } => admin_retire(&ctx, &knight).await?,
         _ => return Ok(None),
     };
-    Ok(Some(lines))
+    let mut notes = ctx
+        .notes
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    notes.extend(lines);
+    Ok(Some(notes))
+}
+
+/// The command word as typed, for the line that says which knight a name meant.
+fn command_word(command: &Command) -> &'static str {
+    match command {
+        Command::Ledger { .. } => "/ledger",
+        Command::Grant { .. } => "/grant",
+        Command::Swear { .. } => "/swear",
+        Command::Release { .. } => "/release",
+        Command::Renounce { .. } => "/renounce",
+        Command::Hostility {
+            action: HostilityAction::Declare,
+            ..
+        } => "/hostility declare",
+        Command::Hostility { .. } => "/hostility end",
+        Command::RansomDemand { .. } => "/ransom demand",
+        Command::RansomFree { .. } => "/ransom free",
+        Command::RansomKill { .. } => "/ransom kill",
+        Command::RansomPay { .. } => "/ransom pay",
+        Command::AdminAward { .. } => "/admin award",
+        Command::AdminRename { .. } => "/admin rename",
+        Command::AdminRetire { .. } => "/admin retire",
+        _ => "/knight",
+    }
 }
 
 /// Who asks, where and when.
@@ -119,6 +150,11 @@ struct Ctx<'a> {
     user: &'a str,
     now: DateTime<Utc>,
     month: String,
+    /// The command as typed, `/grant`, for the lines that name it.
+    command: &'static str,
+    /// Lines said before the reply: which knight a name meant (R170). Locked only briefly,
+    /// never across an `.await`.
+    notes: std::sync::Mutex<Vec<String>>,
 }
 
 impl Ctx<'_> {
@@ -144,18 +180,29 @@ impl Ctx<'_> {
         })
     }
 
-    /// A knight by name, or by their player's nick (`@nick` too).
+    /// A knight by name, or by their player's nick (`@nick` always the player): R170's one
+    /// resolver. A name that is also another player's nick means the knight, and the reply
+    /// begins with the line that says so.
     async fn find(&self, name: &str) -> Result<Result<KnightRecord, String>> {
-        let name = name.trim();
-        let store = &self.app.store;
-        if let Some(k) = store.knight_named(self.realm, name).await? {
-            return Ok(Ok(k));
-        }
-        let nick = name.trim_start_matches('@');
-        Ok(match store.knight_of(self.realm, nick).await? {
-            Some(k) => Ok(k),
-            None => Err(format!("No knight or player named '{name}' here.")),
-        })
+        Ok(
+            match crate::resolve::knight(self.app, self.realm, name, self.command).await? {
+                Ok(found) => {
+                    if let Some(note) = found.note {
+                        self.notes
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .push(note);
+                    }
+                    Ok(found.knight)
+                }
+                Err(miss) => Err(match miss {
+                    crate::resolve::Miss::Nobody(typed) => {
+                        format!("No knight or player named '{typed}' here.")
+                    }
+                    miss => miss.line(&format!("{} KNIGHT", self.command)),
+                }),
+            },
+        )
     }
 
     /// The asking player's knight and the named one.
@@ -503,6 +550,8 @@ pub async fn accept(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Res
         user,
         now,
         month: app.month(now),
+        command: "/accept",
+        notes: std::sync::Mutex::new(Vec::new()),
     };
     let Some(me) = app.store.knight_of(realm, user).await? else {
         return Ok(None);
@@ -1374,6 +1423,13 @@ async fn admin_rename(ctx: &Ctx<'_>, name: &str, new_name: &str) -> Result<Lines
         Ok(n) => n,
         Err(line) => return Ok(vec![line]),
     };
+    if k.sheet.name.to_lowercase() != new_name.to_lowercase() {
+        if let Some(line) =
+            crate::desk::name_refusal(ctx.app, ctx.realm, &new_name, "Cannot rename").await?
+        {
+            return Ok(vec![line]);
+        }
+    }
     Ok(vec![
         match ctx.app.store.rename(&ctx.doer(None), &k, &new_name).await? {
             Ok(id) => format!(

@@ -782,7 +782,8 @@ async fn retirement_ends_ties_hostilities_and_offers() {
     // Alan may now swear to another lord, or to no one; Cai has no one to make peace with.
     h.say("cai: /hostility end Brenna\n")
         .await
-        .expect("No knight or player named 'Brenna' here.");
+        // R171: a retired knight is named as such, not as no one.
+        .expect("Baroness Brenna is no longer in the lists: retired on 2026-12-01 (R155).");
 }
 
 // R33, R156: whether a fight is for ransom is fixed at its start; a fight for ransom resumed after

@@ -362,18 +362,16 @@ impl Session {
                 "{user}, you have no knight yet. Create one: /knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N --monarch MONARCH"
             )]);
         };
-        let target = target.trim().trim_start_matches('@');
-        let theirs = match store.knight_of(self.realm, target).await? {
-            Some(k) => k,
-            None => match store.knight_named(self.realm, target).await? {
-                Some(k) => k,
-                None => {
-                    return Ok(vec![format!(
-                        "No knight or player named '{target}' here. Usage: /joust TARGET (a player's nick or a knight's name)"
+        // R170: one resolver for every command that names a knight.
+        let (theirs, note) =
+            match crate::resolve::knight(&self.app, self.realm, target, "/joust").await? {
+                Ok(found) => (found.knight, found.note),
+                Err(miss) => {
+                    return Ok(vec![miss.line(
+                        "/joust TARGET (a knight's name, a player's nick, or @nick for the player)",
                     )])
                 }
-            },
-        };
+            };
         if theirs.id == mine.id {
             return Ok(vec![
                 "A knight cannot joust against themself. Usage: /joust TARGET".into(),
@@ -408,12 +406,13 @@ impl Session {
             }
         }
         let secs = self.app.config.realm.challenge_timeout_secs;
-        let mut lines = vec![format!(
+        let mut lines: Lines = note.into_iter().collect();
+        lines.push(format!(
             "{} challenges {} to a practice joust! {}: /accept or /decline ({secs}s).",
             mine.styled(),
             theirs.styled(),
             theirs.owner
-        )];
+        ));
         if store
             .practice_recorded(self.realm, mine.id, theirs.id, &day)
             .await?

@@ -60,6 +60,15 @@ impl KnightRecord {
     }
 }
 
+/// How a knight left the lists (R33's death of a captive, R155's retirement).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Gone {
+    /// Put to death; when (RFC 3339).
+    Killed(String),
+    /// Retired by an admin; when (RFC 3339), if the books say.
+    Retired(Option<String>),
+}
+
 /// Honor and Prestige, in half points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Balance {
@@ -992,6 +1001,49 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(Self::knight_from_row).transpose()
+    }
+
+    /// Every knight of a realm, active or not: (id, name, active), in id order. The resolver
+    /// folds the names (case and accents) to find one (`crate::resolve`).
+    pub async fn knight_names(&self, realm: Id) -> Result<Vec<(Id, String, bool)>> {
+        let rows =
+            sqlx::query("SELECT id, name, retired FROM knights WHERE realm_id = ? ORDER BY id")
+                .bind(realm)
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("id")?,
+                    r.try_get("name")?,
+                    !r.try_get::<bool, _>("retired")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// How a knight left the lists, if they did: killed (when) or retired (when, from the
+    /// retirement's ledger entry).
+    pub async fn knight_gone(&self, id: Id) -> Result<Option<Gone>> {
+        let row = sqlx::query(
+            "SELECT k.retired, k.died_at, \
+             (SELECT l.at FROM ledger l WHERE l.knight_id = k.id AND l.kind = 'retire' \
+              ORDER BY l.id DESC LIMIT 1) AS retired_at \
+             FROM knights k WHERE k.id = ?",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        if !row.try_get::<bool, _>("retired")? {
+            return Ok(None);
+        }
+        Ok(Some(match row.try_get::<Option<String>, _>("died_at")? {
+            Some(at) => Gone::Killed(at),
+            None => Gone::Retired(row.try_get("retired_at")?),
+        }))
     }
 
     /// A knight by id.
