@@ -1107,7 +1107,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         path: &["grant"],
         aliases: &[],
         usage: "/grant KNIGHT",
-        summary: "As a noble, grant lands to a knight, who becomes your vassal.",
+        summary: "As a noble, offer lands to a knight, who becomes your vassal on accepting.",
         example: "/grant Alan",
         args: &[KNIGHT],
         access: Access::Everyone,

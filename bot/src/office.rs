@@ -20,7 +20,7 @@
 use crate::app::App;
 use crate::command::{Command, HostilityAction, Standing as By, YearMonth};
 use crate::session::Lines;
-use crate::store::books::{self as stored, Doer, LedgerRow, Plan, View};
+use crate::store::books::{self as stored, Doer, GrantOffer, LedgerRow, Plan, View};
 use crate::store::{Id, KnightRecord};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
@@ -338,42 +338,129 @@ async fn land(ctx: &Ctx<'_>) -> Result<Lines> {
     Ok(one(result))
 }
 
+/// A grant of lands from `lord` to `vassal` as the books stand (R31, R104): the changes, and the
+/// line that tells it once done.
+fn grant_plan(v: &View, lord: Id, vassal: Id) -> Result<Plan<String>, String> {
+    let n = holding(v, lord)?;
+    let k = holding(v, vassal)?;
+    let changes = books::land_from_noble(&v.realm, lord, vassal)
+        .map_err(|e| format!("{} cannot grant lands to {}: {e}.", n.styled(), k.styled()))?;
+    let sworn_now = changes
+        .facts
+        .iter()
+        .any(|f| matches!(f, Fact::Lord { lord: Some(_), .. }));
+    let vassals = v.realm.vassals(lord).count() + usize::from(sworn_now);
+    let line = format!(
+        "{} grants lands to {} (R31): 5 PP pass from {} to {}, who is now landed and {} {} vassal. {} keeps {} PP for {} vassal{}.",
+        n.styled(),
+        k.styled(),
+        n.name,
+        k.name,
+        if sworn_now { "becomes" } else { "remains (R104)" },
+        their(n.style),
+        n.name,
+        n.pp - books::LAND_GRANT_PP,
+        vassals,
+        if vassals == 1 { "" } else { "s" }
+    );
+    Ok(Plan::new(changes, line))
+}
+
+/// `/grant KNIGHT`: a noble offers lands; the knight answers with `/accept` or `/decline` within
+/// the realm's challenge timeout (R172). The grant must be one that could be made now (R31).
 async fn grant(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
     let (me, other) = match ctx.me_and(name).await? {
         Ok(pair) => pair,
         Err(line) => return Ok(vec![line]),
     };
+    let secs = ctx.app.config.realm.challenge_timeout_secs;
     let result = ctx
         .app
         .store
-        .change(&ctx.doer(Some(me.id)), |v| {
+        .offer_grant(&ctx.doer(Some(me.id)), me.id, other.id, |v| {
+            grant_plan(v, me.id, other.id)?;
             let n = holding(v, me.id)?;
             let k = holding(v, other.id)?;
-            let changes = books::land_from_noble(&v.realm, me.id, other.id).map_err(|e| {
-                format!("{} cannot grant lands to {}: {e}.", n.styled(), k.styled())
-            })?;
-            let sworn_now = changes
-                .facts
-                .iter()
-                .any(|f| matches!(f, Fact::Lord { lord: Some(_), .. }));
-            let vassals = v.realm.vassals(me.id).count() + usize::from(sworn_now);
-            let line = format!(
-                "{} grants lands to {} (R31): 5 PP pass from {} to {}, who is now landed and {} {} vassal. {} keeps {} PP for {} vassal{}.",
+            let sworn = k.lord == Some(me.id);
+            Ok(format!(
+                "{} offers {} a grant of lands (R31, R172): 5 PP would pass from {} to {}, who would be landed and {} {} vassal. {}: /accept or /decline ({secs}s).",
                 n.styled(),
                 k.styled(),
                 n.name,
                 k.name,
-                if sworn_now { "becomes" } else { "remains (R104)" },
+                if sworn { "remain" } else { "become" },
                 their(n.style),
-                n.name,
-                n.pp - books::LAND_GRANT_PP,
-                vassals,
-                if vassals == 1 { "" } else { "s" }
-            );
-            Ok(Plan::new(changes, line))
+                owner(v, other.id)
+            ))
         })
         .await?;
-    Ok(one(result))
+    Ok(vec![result.unwrap_or_else(|line| line)])
+}
+
+/// The grants of lands offered to `me` and still open, and those `me` offered; lapsed ones are
+/// dropped from the books on the way (R172).
+async fn live_grants(
+    app: &App,
+    me: Id,
+    now: DateTime<Utc>,
+) -> Result<(Vec<GrantOffer>, Vec<GrantOffer>, Vec<GrantOffer>)> {
+    let since = grant_cutoff(app, now);
+    let (mut to, mut from, mut lapsed) = (Vec::new(), Vec::new(), Vec::new());
+    for g in app.store.grant_offers(me).await? {
+        if g.at < since {
+            app.store.drop_grant_offer(g.lord, g.vassal).await?;
+            lapsed.push(g);
+        } else if g.vassal == me {
+            to.push(g);
+        } else {
+            from.push(g);
+        }
+    }
+    Ok((to, from, lapsed))
+}
+
+/// Offers of a grant made before this moment have lapsed unanswered (R172).
+fn grant_cutoff(app: &App, now: DateTime<Utc>) -> DateTime<Utc> {
+    let secs = app.config.realm.challenge_timeout_secs.min(i64::MAX as u64) as i64;
+    now - chrono::Duration::seconds(secs)
+}
+
+/// "a grant of lands from Baron Hugh (/accept)".
+fn list_grants(v: &View, grants: &[GrantOffer], incoming: bool) -> String {
+    grants
+        .iter()
+        .map(|g| {
+            if incoming {
+                format!("a grant of lands from {}", v.styled(g.lord))
+            } else {
+                format!("a grant of lands to {}", v.styled(g.vassal))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `/accept` of the one grant of lands offered to `me` (R172).
+async fn accept_grant(ctx: &Ctx<'_>, g: GrantOffer) -> Result<Lines> {
+    let since = grant_cutoff(ctx.app, ctx.now);
+    let result = ctx
+        .app
+        .store
+        .accept_grant(&ctx.doer(Some(g.lord)), g.lord, g.vassal, since, |v| {
+            grant_plan(v, g.lord, g.vassal)
+        })
+        .await?;
+    Ok(match result {
+        Ok((line, _)) => vec![line],
+        Err(refusal) => vec![format!(
+            "{refusal} The offer is withdrawn; {} may make it again with /grant.",
+            ctx.app
+                .store
+                .knight(g.lord)
+                .await?
+                .map_or_else(|| "the noble".to_string(), |k| k.styled())
+        )],
+    })
 }
 
 async fn advance(ctx: &Ctx<'_>) -> Result<Lines> {
@@ -466,8 +553,18 @@ fn offer_lines(v: &View, from: Id, to: Id, act: Act, changes: &Changes) -> Lines
             v.styled(*lord),
             their(v.holding(*lord).map_or(Style::Sir, |h| h.style))
         )),
-        Fact::Lord { lord: None, .. } => Some(format!(
-            "{f} and {t} part by mutual consent, without penalty or hostility (R33)."
+        Fact::Lord {
+            vassal, lord: None, ..
+        } => Some(format!(
+            "{f} and {t} part by mutual consent, without penalty or hostility (R33).{}",
+            // R173: lands once accepted are the vassal's; mutual consent takes nothing back.
+            match v.holding(*vassal).filter(|h| h.landed) {
+                Some(h) => format!(
+                    " {} keeps the lands granted, and with them the landed split of awards (R29, R173).",
+                    h.name
+                ),
+                None => String::new(),
+            }
         )),
         Fact::HostilityEnded { .. } => Some(format!(
             "The hostility between {f} and {t} ends by the assent of both (R33)."
@@ -556,15 +653,31 @@ pub async fn accept(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Res
     let Some(me) = app.store.knight_of(realm, user).await? else {
         return Ok(None);
     };
+    let (grants, _, lapsed) = live_grants(app, me.id, now).await?;
     let view = app.store.books_view(realm).await?;
     let (to, _) = offers_of(&view, me.id);
-    match to.as_slice() {
-        [] => Ok(None),
-        [p] => Ok(Some(offer_to(&ctx, p.act, me.id, p.from).await?)),
-        several => Ok(Some(vec![format!(
-            "Several offers await {}'s answer: {}. Answer one by name (R158).",
+    match (to.as_slice(), grants.as_slice()) {
+        ([], []) => match lapsed.first() {
+            // R172: an offer of lands left unanswered lapses.
+            Some(g) => Ok(Some(vec![format!(
+                "The grant of lands that {} offered {} lapsed unanswered after {}s (R172); {} may offer it again with /grant.",
+                view.styled(g.lord),
+                view.styled(g.vassal),
+                app.config.realm.challenge_timeout_secs,
+                view.holding(g.lord).map_or(String::new(), |h| h.name.clone())
+            )])),
+            None => Ok(None),
+        },
+        ([p], []) => Ok(Some(offer_to(&ctx, p.act, me.id, p.from).await?)),
+        ([], [g]) => Ok(Some(accept_grant(&ctx, *g).await?)),
+        (several, grants) => Ok(Some(vec![format!(
+            "Several offers await {}'s answer: {}. Answer one by name (R158); a grant of lands is answered with /accept or /decline once it is the only offer left (R172).",
             view.styled(me.id),
-            list_offers(&view, several, true)
+            [list_offers(&view, several, true), list_grants(&view, grants, true)]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ")
         )])),
     }
 }
@@ -590,8 +703,57 @@ pub async fn decline(
         at: now,
         month: &month,
     };
+    let (grants_to, grants_from, _) = live_grants(app, me.id, now).await?;
     let view = app.store.books_view(realm).await?;
     let (to, from) = offers_of(&view, me.id);
+    // R172: a grant of lands is declined, or withdrawn, like the offers of R158.
+    let grant = match (
+        to.len(),
+        grants_to.as_slice(),
+        from.len(),
+        grants_from.as_slice(),
+    ) {
+        (0, [g], _, _) => Some((*g, true)),
+        (0, [], 0, [g]) => Some((*g, false)),
+        _ => None,
+    };
+    if let Some((g, refusing)) = grant {
+        let line = if !app.store.drop_grant_offer(g.lord, g.vassal).await? {
+            "That grant of lands is no longer open.".to_string()
+        } else if refusing {
+            format!(
+                "{} declines the grant of lands offered by {} (R172).",
+                view.styled(g.vassal),
+                view.styled(g.lord)
+            )
+        } else {
+            format!(
+                "{} withdraws the offer of a grant of lands to {} (R172).",
+                view.styled(g.lord),
+                view.styled(g.vassal)
+            )
+        };
+        return Ok(Some(vec![line]));
+    }
+    if !grants_to.is_empty() || (to.is_empty() && !grants_from.is_empty()) {
+        let mut all = list_offers(&view, &to, true);
+        let grants = list_grants(&view, &grants_to, true);
+        if !grants.is_empty() {
+            all = [all, grants]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; ");
+        }
+        if all.is_empty() {
+            all = list_grants(&view, &grants_from, false);
+        }
+        return Ok(Some(vec![format!(
+            "Several offers are open for {}: {}. /decline answers only when one offer is open (R158, R172).",
+            view.styled(me.id),
+            all
+        )]));
+    }
     let (offer, refusing) = match (to.as_slice(), from.as_slice()) {
         ([], []) => return Ok(None),
         ([p], _) => (*p, true),

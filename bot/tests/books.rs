@@ -362,6 +362,7 @@ async fn ransom_from_capture_to_release_or_death() {
          alan: /swear Brenna\n\
          brenna: /swear Alan\n\
          brenna: /grant Eoin\n\
+         evan: /accept\n\
          alice: /admin award Cai 12 seed\n\
          cai: /land\n\
          alice: /admin award Dara 12 seed\n\
@@ -477,7 +478,7 @@ async fn ransom_from_capture_to_release_or_death() {
 
     // Fight 4: with a new landed vassal who pays nothing while Brenna pays her own ransom in
     // full, the duty is failed (R152) and the lord may dismiss (R33, R100).
-    h.say("brenna: /grant Gwen\n").await;
+    h.say("brenna: /grant Gwen\ngwen: /accept\n").await;
     let run = h.say(&lost_joust(5, "brenna", "cai", "cai")).await;
     let lines = fight_for_ransom(&h, &run, 4, "Cai").await;
     has(&lines, "Dame Gwen, landed vassal of Baroness Brenna, must help ransom her lord once: 4 PP meets the duty (R33, R108).");
@@ -903,4 +904,73 @@ async fn every_ledger_entry_is_reachable_by_page() {
         past[0].contains("there is no page 9. The last: /ledger Ansel --page 3"),
         "{past:#?}"
     );
+}
+
+// Issue 15, bug 1. R172: a knight becomes landed "by accepting a grant of land": /grant is an
+// offer the knight answers with /accept or /decline, the noble may withdraw it, and it lapses
+// unanswered after the challenge timeout. R173: /release by mutual consent ends the vassalage
+// and the knight keeps the lands (the rules take nothing back by mutual consent).
+#[tokio::test]
+async fn r172_a_grant_is_an_offer_the_knight_answers() {
+    let books = Books::new();
+    let h = Herald::open(&books.path()).await;
+    let run = h
+        .say(
+            "@clock 2026-12-01T10:00:00Z
+ann: /knight create Anna --top lance,shield,ride --psi cpk:40 --monarch llewellyn --dame
+eve: /knight create \"Éowyn of Rohan\" --top observe,dodge,sword --psi telepathy:40 --monarch seonaid --dame
+alice: /admin award Anna 12 seed
+ann: /land
+alice: /admin award Anna 40 lists
+ann: /advance
+ann: /grant \"Éowyn of Rohan\"
+eve: /honor
+eve: /decline
+ann: /grant eowyn of rohan
+ann: /decline
+ann: /grant @eve
+@wait 301
+eve: /accept
+eve: /honor
+ann: /grant @eve
+eve: /accept
+eve: /honor
+ann: /release @eve
+eve: /accept
+eve: /honor
+",
+        )
+        .await;
+    run.expect("Baroness Anna offers Dame Éowyn of Rohan a grant of lands (R31, R172): 5 PP would pass from Anna to Éowyn of Rohan, who would be landed and become her vassal. eve: /accept or /decline (300s).")
+        .expect("Dame Éowyn of Rohan declines the grant of lands offered by Baroness Anna (R172).")
+        .expect("Baroness Anna withdraws the offer of a grant of lands to Dame Éowyn of Rohan (R172).")
+        .expect("The grant of lands that Baroness Anna offered Dame Éowyn of Rohan lapsed unanswered after 300s (R172); Anna may offer it again with /grant.")
+        .expect("Baroness Anna grants lands to Dame Éowyn of Rohan (R31): 5 PP pass from Anna to Éowyn of Rohan, who is now landed and becomes her vassal.")
+        .expect("Dame Éowyn of Rohan and Baroness Anna part by mutual consent, without penalty or hostility (R33). Éowyn of Rohan keeps the lands granted, and with them the landed split of awards (R29, R173).")
+        .expect_not("There is no challenge or question to decline here");
+    let honors: Vec<&str> = run
+        .lines()
+        .into_iter()
+        .filter(|l| l.contains("Dame Éowyn of Rohan: "))
+        .collect();
+    assert_eq!(
+        honors,
+        [
+            "[#lists] Dame Éowyn of Rohan: 0 HP, 0 PP, unlanded.",
+            "[#lists] Dame Éowyn of Rohan: 0 HP, 0 PP, unlanded.",
+            "[#lists] Dame Éowyn of Rohan: 0 HP, 5 PP, landed.",
+            "[#lists] Dame Éowyn of Rohan: 0 HP, 5 PP, landed.",
+        ],
+        "{}",
+        run.out
+    );
+    // Offers leave no points on the books; the accepted grant is the only land entry for her.
+    let eve = h.id("Éowyn of Rohan").await;
+    let kinds: Vec<String> =
+        sqlx::query_scalar("SELECT kind FROM ledger WHERE knight_id = ? ORDER BY id")
+            .bind(eve)
+            .fetch_all(h.app.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(kinds, ["land_received"]);
 }

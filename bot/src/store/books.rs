@@ -163,6 +163,17 @@ pub struct Standing {
     pub balance: Balance,
 }
 
+/// A grant of lands offered by a player noble, awaiting the knight's answer (R172).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GrantOffer {
+    /// The noble who offers.
+    pub lord: Id,
+    /// The knight offered the lands.
+    pub vassal: Id,
+    /// When it was offered.
+    pub at: DateTime<Utc>,
+}
+
 /// Why an admin's change to the books is refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum AdminRefusal {
@@ -480,6 +491,117 @@ impl Store {
             Ok(plan) => plan,
             Err(refusal) => {
                 tx.rollback().await?;
+                return Ok(Err(refusal));
+            }
+        };
+        let ids = Self::write_changes(&mut tx, &view, doer, &plan.changes, plan.accepted).await?;
+        tx.commit().await?;
+        Ok(Ok((plan.value, ids)))
+    }
+
+    /// Records `lord`'s offer of a grant of lands to `vassal` (R172), in one transaction that
+    /// first lets `check` judge it against the books as they stand (the grant must be one that
+    /// could be made now). A second offer to the same knight renews the first.
+    pub async fn offer_grant<T>(
+        &self,
+        doer: &Doer<'_>,
+        lord: Id,
+        vassal: Id,
+        check: impl FnOnce(&View) -> Result<T, String>,
+    ) -> Result<Result<T, String>> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let view = Self::load_view(&mut tx, doer.realm).await?;
+        let value = match check(&view) {
+            Ok(v) => v,
+            Err(refusal) => {
+                tx.rollback().await?;
+                return Ok(Err(refusal));
+            }
+        };
+        sqlx::query(
+            "INSERT INTO grant_offers (realm_id, lord_id, vassal_id, at) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (lord_id, vassal_id) DO UPDATE SET at = excluded.at",
+        )
+        .bind(doer.realm)
+        .bind(lord)
+        .bind(vassal)
+        .bind(doer.at.to_rfc3339())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Ok(value))
+    }
+
+    /// The grants of lands offered to or by `knight` and not yet answered: (lord, vassal, when).
+    pub async fn grant_offers(&self, knight: Id) -> Result<Vec<GrantOffer>> {
+        let rows = sqlx::query(
+            "SELECT lord_id, vassal_id, at FROM grant_offers WHERE lord_id = ? OR vassal_id = ? \
+             ORDER BY at, lord_id",
+        )
+        .bind(knight)
+        .bind(knight)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let at: String = r.try_get("at")?;
+                Ok(GrantOffer {
+                    lord: r.try_get("lord_id")?,
+                    vassal: r.try_get("vassal_id")?,
+                    at: DateTime::parse_from_rfc3339(&at)?.with_timezone(&Utc),
+                })
+            })
+            .collect()
+    }
+
+    /// Removes an offer of a grant (declined, withdrawn, or lapsed); whether there was one.
+    pub async fn drop_grant_offer(&self, lord: Id, vassal: Id) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
+            .bind(lord)
+            .bind(vassal)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// The knight's acceptance of `lord`'s grant (R172): in one `BEGIN IMMEDIATE` transaction,
+    /// the offer is taken (refused if it is gone, or was made before `since`, when it lapsed),
+    /// then `op` decides the grant against the books as they stand and its changes are written.
+    pub async fn accept_grant<T>(
+        &self,
+        doer: &Doer<'_>,
+        lord: Id,
+        vassal: Id,
+        since: DateTime<Utc>,
+        op: impl FnOnce(&View) -> Result<Plan<T>, String>,
+    ) -> Result<Result<(T, Vec<Id>), String>> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let at: Option<String> =
+            sqlx::query_scalar("SELECT at FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
+                .bind(lord)
+                .bind(vassal)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some(at) = at else {
+            tx.rollback().await?;
+            return Ok(Err("That grant of lands is no longer open.".to_string()));
+        };
+        let lapsed = DateTime::parse_from_rfc3339(&at).map_or(true, |t| t < since);
+        sqlx::query("DELETE FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
+            .bind(lord)
+            .bind(vassal)
+            .execute(&mut *tx)
+            .await?;
+        if lapsed {
+            tx.commit().await?;
+            return Ok(Err("That grant of lands lapsed unanswered.".to_string()));
+        }
+        let view = Self::load_view(&mut tx, doer.realm).await?;
+        let plan = match op(&view) {
+            Ok(plan) => plan,
+            Err(refusal) => {
+                // The offer cannot be made good as the books now stand: it is gone.
+                tx.commit().await?;
                 return Ok(Err(refusal));
             }
         };
@@ -820,6 +942,12 @@ impl Store {
                         .bind(knight)
                         .execute(&mut *tx)
                         .await?;
+                    // The dead neither give nor receive lands (R109, R172).
+                    sqlx::query("DELETE FROM grant_offers WHERE lord_id = ? OR vassal_id = ?")
+                        .bind(knight)
+                        .bind(knight)
+                        .execute(&mut *tx)
+                        .await?;
                     rows.remove(knight);
                 }
                 Fact::LordRansomed { vassal } => {
@@ -1025,6 +1153,11 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         sqlx::query("DELETE FROM offers WHERE from_id = ? OR to_id = ?")
+            .bind(knight.id)
+            .bind(knight.id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM grant_offers WHERE lord_id = ? OR vassal_id = ?")
             .bind(knight.id)
             .bind(knight.id)
             .execute(&mut *tx)
