@@ -363,10 +363,48 @@ const ABBREVIATIONS: &[&str] = &[
 mod tests {
     use super::*;
 
+    /// `config.example.toml` with its commented-out `[irc]` section enabled, as a user would:
+    /// `# [irc]` and each `# key = value` line after it, to the blank line, lose their `# `.
+    fn example_with_irc() -> String {
+        let mut in_irc = false;
+        include_str!("../../config.example.toml")
+            .lines()
+            .map(|line| {
+                if line == "# [irc]" {
+                    in_irc = true;
+                    return "[irc]".to_string();
+                }
+                if line.is_empty() {
+                    in_irc = false;
+                }
+                let key = |rest: &str| {
+                    rest.split_once(" = ").is_some_and(|(k, _)| {
+                        !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                    })
+                };
+                match line.strip_prefix("# ") {
+                    Some(rest) if in_irc && key(rest) => rest.to_string(),
+                    _ => line.to_string(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    // README, "Running on IRC": the example as copied runs the console room alone; its [irc]
+    // section is there to uncomment.
     #[test]
-    fn the_example_configuration_parses() {
+    fn the_example_configuration_as_copied_enables_no_transport() {
         let text = include_str!("../../config.example.toml");
         let config: Config = toml::from_str(text).expect("config.example.toml parses");
+        config.check().expect("config.example.toml is valid");
+        assert!(config.irc.is_none() && config.discord.is_none());
+    }
+
+    #[test]
+    fn the_example_configuration_parses() {
+        let text = example_with_irc();
+        let config: Config = toml::from_str(&text).expect("config.example.toml parses");
         config.check().expect("config.example.toml is valid");
         assert_eq!(config.realm.timezone, "UTC");
         assert_eq!(config.realm.decision_timeout_secs, 120);
@@ -416,7 +454,7 @@ mod tests {
         };
         assert!(irc("").check().is_ok());
         // The example shows the defaults, and they pass.
-        let example: Config = toml::from_str(include_str!("../../config.example.toml")).unwrap();
+        let example: Config = toml::from_str(&example_with_irc()).unwrap();
         let (shown, default) = (example.irc.unwrap(), IrcConfig::default());
         assert!(shown.check().is_ok());
         assert_eq!(

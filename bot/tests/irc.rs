@@ -80,7 +80,17 @@ struct Ngircd {
 }
 
 impl Ngircd {
-    async fn start(tls: bool) -> Ngircd {
+    /// A running ngircd, or `None` (said on standard error) when none is installed: the IRC
+    /// tests then skip. `.ci/run` installs it (as root, on Debian); elsewhere
+    /// `apt-get install ngircd`, `brew install ngircd`, or `cargo test --workspace` without it.
+    async fn start(tls: bool) -> Option<Ngircd> {
+        if Self::binary().is_none() {
+            eprintln!(
+                "SKIPPED: no ngircd binary found (not /usr/sbin/ngircd, not on PATH), so this IRC test does not run. \
+                 Install ngircd (apt-get install ngircd) to run it; .ci/run installs it as root on Debian."
+            );
+            return None;
+        }
         let dir = tempfile::tempdir().expect("a temp dir");
         // ngircd started as root runs as nobody: it must still read its files.
         #[cfg(unix)]
@@ -132,15 +142,20 @@ impl Ngircd {
             child: None,
         };
         server.spawn().await;
-        server
+        Some(server)
     }
 
-    fn binary() -> &'static str {
-        if Path::new("/usr/sbin/ngircd").exists() {
-            "/usr/sbin/ngircd"
-        } else {
-            "ngircd"
+    /// The ngircd binary: Debian's `/usr/sbin/ngircd`, or one on `PATH`.
+    fn binary() -> Option<PathBuf> {
+        let debian = Path::new("/usr/sbin/ngircd");
+        if debian.exists() {
+            return Some(debian.to_path_buf());
         }
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join("ngircd"))
+                .find(|p| p.is_file())
+        })
     }
 
     async fn spawn(&mut self) {
@@ -149,7 +164,8 @@ impl Ngircd {
             .append(true)
             .open(self.dir.path().join("ngircd.log"))
             .unwrap();
-        let child = std::process::Command::new(Self::binary())
+        let binary = Self::binary().expect("ngircd was found at the start");
+        let child = std::process::Command::new(binary)
             .arg("-n")
             .arg("-f")
             .arg(self.dir.path().join("ngircd.conf"))
@@ -524,7 +540,9 @@ async fn ledger(db: &Path) -> Vec<(String, i64, String, String)> {
 // of the realm named by the network (NETWORK=TestNet).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_practice_joust_on_irc_ends_in_the_books() {
-    let server = Ngircd::start(false).await;
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
     let books = Books::new();
     let herald = Herald::start(&books.path(), &settings(server.port)).await;
     let (mut dana, mut evan) = knights(&server).await;
@@ -569,7 +587,9 @@ async fn a_practice_joust_on_irc_ends_in_the_books() {
 // line arrives whole, in lines that each fit 512 bytes (checked on every line Herald sends).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn private_answers_and_long_replies() {
-    let server = Ngircd::start(false).await;
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
     let books = Books::new();
     // A small burst and a rate, so the replies below wait on the throttle.
     let throttled = format!(
@@ -632,7 +652,9 @@ async fn private_answers_and_long_replies() {
 // backoff, rejoins #lists, tells where the fight stands, and the fight finishes with its award.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fight_survives_the_server_restarting() {
-    let mut server = Ngircd::start(false).await;
+    let Some(mut server) = Ngircd::start(false).await else {
+        return;
+    };
     let gate = Gate::new(server.port).await;
     let books = Books::new();
     let herald = Herald::start(&books.path(), &settings(gate.port)).await;
@@ -689,7 +711,9 @@ async fn a_fight_survives_the_server_restarting() {
 // the fight when it is back on IRC, says so in the channel, and the fight finishes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fight_survives_herald_restarting() {
-    let server = Ngircd::start(false).await;
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
     let books = Books::new();
     let herald = Herald::start(&books.path(), &settings(server.port)).await;
     let (mut dana, mut evan) = knights(&server).await;
@@ -737,7 +761,9 @@ async fn a_fight_survives_herald_restarting() {
 // self-signed certificate through tls_ca_file; the players stay on the plain port.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn herald_speaks_tls_when_asked() {
-    let server = Ngircd::start(true).await;
+    let Some(server) = Ngircd::start(true).await else {
+        return;
+    };
     let tls_port = server.tls_port.unwrap();
     let books = Books::new();
     let herald = Herald::start(
@@ -763,7 +789,9 @@ async fn herald_speaks_tls_when_asked() {
 // `herald run --config FILE` with an [irc] section runs the IRC transport (not the console).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn herald_run_starts_the_irc_transport() {
-    let server = Ngircd::start(false).await;
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
     let books = Books::new();
     let config = books.dir.path().join("herald.toml");
     std::fs::write(
