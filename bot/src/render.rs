@@ -27,9 +27,18 @@ fn injury_short(kind: Injury) -> &'static str {
     }
 }
 
+/// A number as replies write it: one minus sign, the narration's − (U+2212), never `-`.
+fn signed(n: i32) -> String {
+    if n < 0 {
+        format!("\u{2212}{}", n.unsigned_abs())
+    } else {
+        n.to_string()
+    }
+}
+
 /// "40 + 25 sweep − 25 opponent's Bonus, limited to 60".
 fn breakdown(base: i32, modifiers: &[Modifier], cap: Option<u32>) -> String {
-    let mut s = base.to_string();
+    let mut s = signed(base);
     for m in modifiers {
         let sign = if m.value < 0 { '−' } else { '+' };
         s.push_str(&format!(" {sign} {} {}", m.value.abs(), m.kind.label()));
@@ -70,8 +79,9 @@ fn roll_line(
         None => "",
     };
     format!(
-        "{who} rolls {} {roll} vs {target}{why}: {verdict}{auto}.",
-        skill.title()
+        "{who} rolls {} {roll} vs {}{why}: {verdict}{auto}.",
+        skill.title(),
+        signed(target)
     )
 }
 
@@ -314,4 +324,42 @@ pub fn prompt_line(
         option_words(&p.options),
         p.default.word()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use herald_engine::psiknight::event::ModKind;
+
+    // R2: an effective skill may fall below 0; it is written with the narration's one minus
+    // sign, as its modifiers are (issue 15: `-5` and `−5` mixed).
+    #[test]
+    fn r2_a_target_below_zero_has_the_narrations_minus_sign() {
+        let modifiers = [
+            Modifier {
+                kind: ModKind::Parry,
+                value: -20,
+            },
+            Modifier {
+                kind: ModKind::Weakened,
+                value: -15,
+            },
+        ];
+        let line = roll_line(
+            "Sir Eoin",
+            RollSkill::Sword,
+            3,
+            -5,
+            false,
+            30,
+            &modifiers,
+            None,
+            None,
+        );
+        assert!(
+            line.contains("vs \u{2212}5 (30 \u{2212} 20 parry \u{2212} 15"),
+            "{line}"
+        );
+        assert!(!line.contains('-'), "{line}");
+    }
 }
