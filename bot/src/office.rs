@@ -746,7 +746,14 @@ pub async fn decline(
                 .join("; ");
         }
         if all.is_empty() {
-            all = list_grants(&view, &grants_from, false);
+            all = [
+                list_offers(&view, &from, false),
+                list_grants(&view, &grants_from, false),
+            ]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ");
         }
         return Ok(Some(vec![format!(
             "Several offers are open for {}: {}. /decline answers only when one offer is open (R158, R172).",

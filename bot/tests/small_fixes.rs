@@ -104,7 +104,7 @@ async fn negative_points_use_the_narrations_minus_sign() {
 /// An admin revoke that leaves Honor or Prestige below zero is allowed (the books stay true to what was
 /// revoked), and the reply says so (README, "Admins").
 #[tokio::test]
-async fn a_revoke_leaving_negative_prestige_says_so() {
+async fn a_revoke_leaving_a_balance_below_zero_says_so() {
     let run = say(&format!(
         "{KNIGHTS}alice: /admin award Alan 3 seed\nalan: /spend lance\nalice: /admin revoke 1\n"
     ))
