@@ -974,3 +974,53 @@ eve: /honor
             .unwrap();
     assert_eq!(kinds, ["land_received"]);
 }
+
+// R172: a grant is judged when it is accepted, against the books as they stand then: offers made
+// while the noble could afford them all are refused once the earlier acceptances leave too little
+// (R31's 5 PP per vassal), and the offer is withdrawn; a retired noble's offers end (R155).
+#[tokio::test]
+async fn r172_a_grant_is_judged_when_it_is_accepted() {
+    let books = Books::new();
+    let h = Herald::open(&books.path()).await;
+    let run = h
+        .say(
+            "@clock 2026-12-01T10:00:00Z
+ann: /knight create Anna --top lance,shield,ride --psi cpk:40 --monarch llewellyn --dame
+eve: /knight create Eve --top observe,dodge,sword --psi telepathy:40 --monarch seonaid --dame
+gwen: /knight create Gwen --top observe,dodge,sword --psi telepathy:40 --monarch seonaid --dame
+hal: /knight create Hal --top lance,shield,ride --psi cpk:40 --monarch ragnar
+ida: /knight create Ida --top lance,shield,ride --psi cpk:40 --monarch ragnar --dame
+alice: /admin award Anna 12 seed
+ann: /land
+alice: /admin award Anna 30 lists
+ann: /advance
+ann: /grant Eve
+ann: /grant Gwen
+ann: /grant Hal
+ann: /grant Ida
+eve: /accept
+gwen: /accept
+hal: /accept
+hal: /accept
+alice: /admin retire Anna
+ida: /accept
+",
+        )
+        .await;
+    run.expect("Baroness Anna offers Sir Hal a grant of lands (R31, R172)")
+        .expect("Baroness Anna grants lands to Dame Eve (R31)")
+        .expect("Baroness Anna grants lands to Dame Gwen (R31)")
+        .expect("Baroness Anna cannot grant lands to Sir Hal: Baroness Anna would keep 5 PP for 3 vassals; a grant must leave at least 15 PP, 5 per vassal (R31). The offer is withdrawn; Baroness Anna may make it again with /grant.")
+        .expect("Baroness Anna offers Dame Ida a grant of lands")
+        .expect_not("grants lands to Sir Hal")
+        .expect_not("grants lands to Dame Ida");
+    let lines = run.lines();
+    // Hal's second /accept and Ida's find no offer: nothing to accept here.
+    let last = lines.last().unwrap();
+    assert!(!last.contains("grants lands"), "{}", run.out);
+    let pending: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM grant_offers")
+        .fetch_one(h.app.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(pending, 0, "{}", run.out);
+}
