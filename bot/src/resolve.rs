@@ -4,7 +4,8 @@
 //! - `@nick` (or a Discord mention `<@id>`) always means the player: their active knight.
 //! - Otherwise a knight's name comes first, then a player's nick. Names are matched without
 //!   regard to case or accents (`eowyn` finds "Éowyn"); an exact match of the letters as written
-//!   wins over a folded one.
+//!   wins over a folded one. A name written with its style or title, as replies write it ("Sir
+//!   Bors", "Baroness Brenna"), names the knight too.
 //! - When the word is both a knight's name and another player's nick, the knight is meant, and
 //!   the reply says so and how to name the other: "bob is both ann's knight Bob and player bob
 //!   (Berit): this means Bob; for Berit write /joust Berit or /joust @bob."
@@ -136,8 +137,37 @@ fn player_word(typed: &str) -> Option<&str> {
     typed.strip_prefix('@').filter(|n| !n.is_empty())
 }
 
-/// The knights whose names fold to the word's: the active ones, and the gone ones.
+/// The styles and titles Herald writes before a name: "Sir Bors", "Baroness Brenna" name the
+/// knight too, when no knight's name itself begins so.
+const TITLES: &[&str] = &[
+    "sir",
+    "dame",
+    "baron",
+    "baroness",
+    "viscount",
+    "viscountess",
+    "earl",
+    "countess",
+    "duke",
+    "duchess",
+];
+
+/// The knights whose names fold to the word's: the active ones, and the gone ones. A word that
+/// names no one as written is tried again without a leading style or title.
 async fn by_name(app: &App, realm: Id, typed: &str) -> Result<(Vec<Id>, Vec<Id>)> {
+    let found = by_name_as_written(app, realm, typed).await?;
+    if !found.0.is_empty() || !found.1.is_empty() {
+        return Ok(found);
+    }
+    match typed.trim().split_once(char::is_whitespace) {
+        Some((title, rest)) if TITLES.contains(&fold(title).as_str()) => {
+            by_name_as_written(app, realm, rest).await
+        }
+        _ => Ok(found),
+    }
+}
+
+async fn by_name_as_written(app: &App, realm: Id, typed: &str) -> Result<(Vec<Id>, Vec<Id>)> {
     let key = fold(typed);
     let exact = typed.to_lowercase();
     let names = app.store.knight_names(realm).await?;

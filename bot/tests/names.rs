@@ -178,3 +178,19 @@ bob: /knight create Bors --top lance,shield,ride --psi cpk:40 --monarch llewelly
     run.expect("[killed on 2026-12-04 (R33); the name stays with him in the books, R171]")
         .expect("Sir Bors is no longer in the lists: killed on 2026-12-04 (R33).");
 }
+
+// R170: a name written as replies write it, with its style or title, names the knight too.
+#[tokio::test]
+async fn r170_a_name_with_its_style_names_the_knight() {
+    let books = Books::new();
+    let run = run_with(
+        &books.path(),
+        ADMINS,
+        &format!("{BOB_AND_BOB}carl: /knight \"Dame Berit\"\ncarl: /joust Sir Bob\n"),
+    )
+    .await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Dame Berit (bob), sworn to Queen Seonaid")
+        .expect("Sir Cato challenges Sir Bob to a practice joust!")
+        .expect_not("No knight or player named");
+}
