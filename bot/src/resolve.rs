@@ -170,7 +170,7 @@ async fn by_name(app: &App, realm: Id, typed: &str) -> Result<(Vec<Id>, Vec<Id>)
 async fn by_name_as_written(app: &App, realm: Id, typed: &str) -> Result<(Vec<Id>, Vec<Id>)> {
     let key = fold(typed);
     let exact = typed.to_lowercase();
-    let names = app.store.knight_names(realm).await?;
+    let names = app.store.knight_candidates(realm, &key).await?;
     let matching: Vec<&(Id, String, bool)> =
         names.iter().filter(|(_, n, _)| fold(n) == key).collect();
     let pick = |active: bool| -> Vec<Id> {

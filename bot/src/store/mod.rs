@@ -1003,14 +1003,22 @@ impl Store {
         row.as_ref().map(Self::knight_from_row).transpose()
     }
 
-    /// Every knight of a realm, active or not: (id, name, active), in id order. The resolver
-    /// folds the names (case and accents) to find one (`crate::resolve`).
-    pub async fn knight_names(&self, realm: Id) -> Result<Vec<(Id, String, bool)>> {
-        let rows =
-            sqlx::query("SELECT id, name, retired FROM knights WHERE realm_id = ? ORDER BY id")
-                .bind(realm)
-                .fetch_all(&self.pool)
-                .await?;
+    /// The knights of a realm, active or not, whose name may fold to `folded` (R170): those whose
+    /// stored fold is it, and those with a name SQLite cannot fold (not ASCII), for the resolver
+    /// to fold itself. (id, name, active), in id order.
+    pub async fn knight_candidates(
+        &self,
+        realm: Id,
+        folded: &str,
+    ) -> Result<Vec<(Id, String, bool)>> {
+        let rows = sqlx::query(
+            "SELECT k.id, k.name, k.retired FROM knight_folds f JOIN knights k ON k.id = f.knight_id \
+             WHERE f.realm_id = ? AND (f.fold = ? OR f.fold IS NULL) ORDER BY k.id",
+        )
+        .bind(realm)
+        .bind(folded)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| {
                 Ok((
