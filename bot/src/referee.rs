@@ -376,7 +376,8 @@ impl<G: Game> Referee<G> {
                 .with_context(|| format!("{} is no longer in the books", fighter.name))?;
             *fighter = self.today(now_c, now)?;
             if let Some(why) = self.game.cannot_fight(fighter)? {
-                self.app.release_characters(&[c.fighters[0].id, c.fighters[1].id]);
+                self.app
+                    .release_characters(&[c.fighters[0].id, c.fighters[1].id]);
                 return Ok(vec![why]);
             }
         }
