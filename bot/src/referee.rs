@@ -161,7 +161,7 @@ impl<G: Game> Referee<G> {
             Command::Decline => self.decline(user),
             Command::Status => self.status(now),
             Command::Sheet { name } => self.show(user, name.as_deref(), now).await?,
-            Command::Record { name } => self.record(user, name.as_deref()).await?,
+            Command::Record { name } => self.record(user, name.as_deref(), now).await?,
             Command::NpcCreate { rest } => self.npc_create(user, rest, now).await?,
             Command::NpcRetire { name } => self.npc_retire(name).await?,
             Command::As { name, command } => self.act_as(name, command, now).await?,
@@ -190,16 +190,17 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    /// A character by a player's nick (`@bo`, `bo`) or by its name, as of today.
+    /// A character by its name, else by a player's nick, as of today; `@bo` is always the
+    /// player (the order of R170).
     async fn find(&self, target: &str, now: DateTime<Utc>) -> Result<Option<Character>> {
-        let target = target.trim().trim_start_matches('@');
-        let found = match self.store().character_of(self.realm, G::ID, target).await? {
-            Some(c) => Some(c),
-            None => {
-                self.store()
-                    .character_named(self.realm, G::ID, target)
-                    .await?
-            }
+        let target = target.trim();
+        let store = self.store();
+        let found = match target.strip_prefix('@') {
+            Some(nick) => store.character_of(self.realm, G::ID, nick).await?,
+            None => match store.character_named(self.realm, G::ID, target).await? {
+                Some(c) => Some(c),
+                None => store.character_of(self.realm, G::ID, target).await?,
+            },
         };
         found.map(|c| self.today(c, now)).transpose()
     }
@@ -695,16 +696,10 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    async fn record(&self, user: &str, name: Option<&str>) -> Result<Lines> {
+    async fn record(&self, user: &str, name: Option<&str>, now: DateTime<Utc>) -> Result<Lines> {
         let found = match name {
-            None => self.store().character_of(self.realm, G::ID, user).await?,
-            Some(n) => {
-                let n = n.trim().trim_start_matches('@');
-                match self.store().character_of(self.realm, G::ID, n).await? {
-                    Some(c) => Some(c),
-                    None => self.store().character_named(self.realm, G::ID, n).await?,
-                }
-            }
+            None => self.mine(user, now).await?,
+            Some(n) => self.find(n, now).await?,
         };
         let Some(c) = found else {
             return Ok(vec![match name {

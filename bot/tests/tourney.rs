@@ -476,3 +476,20 @@ async fn an_accept_reads_the_sheets_as_they_are_then() {
     )
     .expect_not("[#tourney] Fight #2");
 }
+
+// R170, as in PsiKnight: a name first, then a nick; `@nick` is always the player.
+#[tokio::test]
+async fn a_target_is_a_name_first_and_at_nick_the_player() {
+    let books = Books::new();
+    let transcript = "\
+@clock 2026-12-01T10:00:00Z
+[#tourney] ann: /knight create Bo
+[#tourney] bo: /knight create Gimby
+[#tourney] carl: /knight create Cai
+[#tourney] carl: /record bo
+[#tourney] carl: /record @bo
+";
+    let run = run_with(&books.path(), CONFIG, transcript).await;
+    run.expect("Sir Bo in The Tourney: 0 wins")
+        .expect("Sir Gimby in The Tourney: 0 wins");
+}
