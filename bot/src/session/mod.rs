@@ -9,6 +9,7 @@ use crate::app::App;
 use crate::command::{Access, Command};
 use crate::dice::{FightDice, ReplayDice};
 use crate::fairness::seed_hash;
+use crate::games::GameInfo;
 use crate::hub::Rights;
 use crate::office;
 use crate::referee::Table;
@@ -84,6 +85,8 @@ pub struct Session {
     tournament_pause: Option<DateTime<Utc>>,
     /// The fights of a game on the seam, when the channel plays one.
     table: Option<Box<dyn Table>>,
+    /// The channel's game, once looked up; only this session changes it (`/game`).
+    game: Option<&'static GameInfo>,
 }
 
 /// What a session answers: lines for the channel.
@@ -104,6 +107,7 @@ impl Session {
             held: Vec::new(),
             tournament_pause: None,
             table: None,
+            game: None,
         }
     }
 
@@ -145,7 +149,7 @@ impl Session {
     /// The table of the channel's game on the seam, made on first use; `None` when the channel
     /// plays PsiKnight.
     async fn table(&mut self) -> Result<Option<&mut Box<dyn Table>>> {
-        let game = self.app.game_of(self.realm, &self.channel).await?;
+        let game = self.game().await?;
         let Some(make) = game.table else {
             return Ok(None);
         };
@@ -153,6 +157,17 @@ impl Session {
             self.table = Some(make(self.app.clone(), self.realm, &self.channel)?);
         }
         Ok(self.table.as_mut())
+    }
+
+    /// The channel's game. The lookup is boxed: every channel's task would otherwise be sized
+    /// for a database read it makes once.
+    async fn game(&mut self) -> Result<&'static GameInfo> {
+        if let Some(game) = self.game {
+            return Ok(game);
+        }
+        let game = Box::pin(self.app.game_of(self.realm, &self.channel)).await?;
+        self.game = Some(game);
+        Ok(game)
     }
 
     /// `/game [ID]`: which game the channel plays, or a moderator's change of it.
@@ -163,7 +178,7 @@ impl Session {
         wanted: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
-        let current = self.app.game_of(self.realm, &self.channel).await?;
+        let current = self.game().await?;
         let Some(wanted) = wanted else {
             return Ok(vec![format!(
                 "{} plays {} ({}): {}. /help lists its commands.",
@@ -199,6 +214,7 @@ impl Session {
             .set_game_of(self.realm, &self.channel, game, user, now)
             .await?;
         self.table = None;
+        self.game = Some(game);
         Ok(vec![format!(
             "{} now plays {} ({}): {}.",
             self.channel, game.name, game.id, game.start
@@ -269,7 +285,9 @@ impl Session {
             _ => {}
         }
         let answered = match &command {
-            Command::SetGame { game } => self.set_game(user, rights, game.as_deref(), now).await,
+            Command::SetGame { game } => {
+                Box::pin(self.set_game(user, rights, game.as_deref(), now)).await
+            }
             _ => self.dispatch(user, command, now).await,
         };
         match answered {
@@ -292,7 +310,7 @@ impl Session {
             if let Some(lines) = table.handle(user, &command, now).await? {
                 return Ok(lines);
             }
-            let game = self.app.game_of(self.realm, &channel).await?;
+            let game = self.game().await?;
             return match command {
                 Command::Roll { .. } | Command::Help { .. } => {
                     crate::desk::handle(&self.app, self.realm, user, command, now).await
