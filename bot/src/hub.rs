@@ -435,7 +435,7 @@ async fn actor(
                         let _ = reply.send(lines);
                     }
                     Msg::RestoreBout { bout, reply } => {
-                        let lines = match session.restore_bout(*bout, now).await {
+                        let lines = match Box::pin(session.restore_bout(*bout, now)).await {
                             Ok(lines) => lines,
                             Err(e) => {
                                 tracing::error!("cannot restore a fight: {e:#}");
