@@ -215,9 +215,9 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
             }
         }
         Cmd::Simulate { args, common } => {
-            let (_, db) = config_and_db(&common)?;
+            let (config, db) = config_and_db(&common)?;
             existing(&db)?;
-            crate::simulate::command(&args, &db).await
+            crate::simulate::command(&args, &db, &config).await
         }
         Cmd::Export { common } => {
             let (_, db) = config_and_db(&common)?;

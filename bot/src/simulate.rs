@@ -728,14 +728,9 @@ pub struct Args {
     pub game: Option<String>,
 }
 
-/// Runs `herald simulate` against the books at `db`: prints the seed, the report and the
-/// throughput to standard output.
-pub async fn command(args: &Args, db: &Path) -> Result<()> {
-    command_with(args, db, &Config::default()).await
-}
-
-/// As [`command`], with the configuration's realm data (a game's house tables).
-pub async fn command_with(args: &Args, db: &Path, config: &Config) -> Result<()> {
+/// Runs `herald simulate` against the books at `db`, with the configuration's realm data (a
+/// game's house tables): prints the seed, the report and the throughput to standard output.
+pub async fn command(args: &Args, db: &Path, config: &Config) -> Result<()> {
     if !db.exists() {
         bail!(
             "there is no database at {} (give --db PATH, or --config with a [database] path)",
@@ -1277,7 +1272,7 @@ mod tests {
             realm: "local".into(),
             game: None,
         };
-        let err = command(&args, &db).await.unwrap_err();
+        let err = command(&args, &db, &Config::default()).await.unwrap_err();
         assert!(
             err.to_string().starts_with("there is no database at "),
             "{err}"

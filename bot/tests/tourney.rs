@@ -349,6 +349,26 @@ async fn a_refused_sheet_names_its_rule() {
         .expect("Cannot create ector: there is already a character named ector in this game here.");
 }
 
+// R170 for every game: a character's name is found and kept unique whatever its case and
+// accents.
+#[tokio::test]
+async fn a_name_is_one_whatever_its_case_and_accents() {
+    let books = Books::new();
+    let transcript = "\
+@clock 2026-12-01T10:00:00Z
+[#tourney] ann: /knight create Éowyn
+[#tourney] bo: /knight create eowyn
+[#tourney] bo: /knight create Gimby
+[#tourney] bo: /sheet EOWYN
+[#tourney] bo: /challenge eowyn
+";
+    let run = run_with(&books.path(), CONFIG, transcript).await;
+    run.expect("Sir Éowyn is ready for The Tourney.")
+        .expect("Cannot create eowyn: there is already a character named eowyn in this game here.")
+        .expect("Sir Éowyn (ann): dagger")
+        .expect("Sir Gimby challenges Sir Éowyn to a bout on foot!");
+}
+
 // A word both games know keeps the channel's own answer: PsiKnight's /knight create is not
 // sent to The Tourney, nor a common /roll to PsiKnight.
 #[tokio::test]
@@ -421,6 +441,12 @@ async fn herald_simulate_gives_tourney_odds() {
             .join("\n")
     };
     assert_eq!(figures(&simulate(&["--game", "tourney"])), figures(&text));
+    // The realm's house tables in the configuration are the ones simulated: blows of 7 hits
+    // end every bout at its first hit.
+    let config = books.path().with_extension("toml");
+    std::fs::write(&config, "[tourney.weapons]\nbroadsword = 7\n").unwrap();
+    let housed = simulate(&["--config", config.to_str().unwrap()]);
+    assert_ne!(figures(&housed), figures(&text), "{housed}");
 }
 
 // T19: after each fight the default policy takes an NPC to the smith; T6: its fumble damaged

@@ -228,7 +228,7 @@ impl Store {
         .bind(owner_id)
         .bind(created_by)
         .bind(name)
-        .bind(name.to_lowercase())
+        .bind(crate::resolve::fold(name))
         .bind(sheet.to_string())
         .bind(state.to_string())
         .bind(at.to_rfc3339())
@@ -274,24 +274,35 @@ impl Store {
         row.as_ref().map(character_from_row).transpose()
     }
 
-    /// An active character of a game by name, any case.
+    /// An active character of a game by name, whatever the case and accents ("eowyn" finds
+    /// "Éowyn", R170). A key stored lower-cased but not folded (a name with accents, written
+    /// before keys were folded) is compared folded here.
     pub async fn character_named(
         &self,
         realm: Id,
         game: &str,
         name: &str,
     ) -> Result<Option<Character>> {
+        let key = crate::resolve::fold(name);
         let sql = format!(
             "SELECT {CHARACTER_COLUMNS} FROM characters c LEFT JOIN users u ON u.id = c.owner_id \
-             WHERE c.realm_id = ? AND c.game = ? AND c.name_key = ? AND c.retired = 0"
+             WHERE c.realm_id = ? AND c.game = ? AND c.retired = 0 \
+             AND (c.name_key = ? OR c.name_key GLOB '*[^ -~]*') ORDER BY c.name_key = ? DESC"
         );
-        let row = sqlx::query(&sql)
+        let rows = sqlx::query(&sql)
             .bind(realm)
             .bind(game)
-            .bind(name.trim().to_lowercase())
-            .fetch_optional(self.pool())
+            .bind(&key)
+            .bind(&key)
+            .fetch_all(self.pool())
             .await?;
-        row.as_ref().map(character_from_row).transpose()
+        for row in &rows {
+            let character = character_from_row(row)?;
+            if crate::resolve::fold(&character.name) == key {
+                return Ok(Some(character));
+            }
+        }
+        Ok(None)
     }
 
     /// A character by id, retired or not.
