@@ -10,6 +10,7 @@
 //!   scripted source for tests.
 //! - [`game`]: the contract every game's fight keeps ([`game::Fight`]), so one referee drives
 //!   them all.
+//! - [`name`]: a character's name, as every game checks it (R122).
 //! - [`notation`]: dice expressions for `/roll` (`1d100`, `4d6kh3`, `2d10!`), bounded and safe.
 //! - [`psiknight`]: the PsiKnight ruleset: knights, a [`psiknight::Match`] (Joust, then Swordplay),
 //!   the books and tournaments.
@@ -18,6 +19,7 @@
 
 pub mod dice;
 pub mod game;
+pub mod name;
 pub mod notation;
 pub mod psiknight;
 pub mod tourney;

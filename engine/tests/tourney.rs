@@ -6,6 +6,7 @@
 mod tourney_common;
 use herald_engine::dice::ScriptedDice;
 use herald_engine::game::{Fight, Side};
+use herald_engine::name::NameError;
 use herald_engine::tourney::event::{
     ExchangeResult, ExchangeRule, FirstActorRule, FumbleEffect, ModReason, Natural, TestKind,
 };
@@ -849,15 +850,18 @@ fn t12_names() {
         new("O'Neil-Smith Jr.").create(false).unwrap().name,
         "O'Neil-Smith Jr."
     );
-    assert_eq!(new("  ").create(false), Err(SheetError::EmptyName));
+    assert_eq!(
+        new("  ").create(false),
+        Err(SheetError::Name(NameError::Empty))
+    );
     assert_eq!(
         new(&"x".repeat(33)).create(false),
-        Err(SheetError::NameTooLong(33))
+        Err(SheetError::Name(NameError::TooLong(33)))
     );
     assert!(new(&"x".repeat(32)).create(false).is_ok());
     assert_eq!(
         new("@here").create(false),
-        Err(SheetError::NameCharacter('@'))
+        Err(SheetError::Name(NameError::Character('@')))
     );
 }
 

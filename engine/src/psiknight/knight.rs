@@ -1,6 +1,7 @@
 //! Knights: the six fighting skills, the seven psi skills, monarchs, styles and ranks, and the
 //! creation rules of "Creating Your PsiKnight" as decided by R3.
 
+use crate::name::{check_name, NameError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -389,8 +390,7 @@ impl KnightSheet {
     }
 }
 
-/// The longest knight name accepted, in characters.
-pub const MAX_NAME_CHARS: usize = 32;
+pub use crate::name::MAX_NAME_CHARS;
 
 /// The choices a player makes to create a knight (R3).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -410,17 +410,9 @@ pub struct NewKnight {
 /// Why a new knight cannot be created as asked; one variant per rule of R3.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CreationError {
-    /// The name is empty or only spaces.
-    #[error("a knight needs a name")]
-    EmptyName,
-    /// The name is too long.
-    #[error("a knight's name may have at most {MAX_NAME_CHARS} characters; this one has {0}")]
-    NameTooLong(usize),
-    /// The name holds a character that is not a letter, digit, space, apostrophe, hyphen or period.
-    #[error(
-        "a knight's name may use letters, digits, spaces, ' - and . only; '{0}' is not allowed"
-    )]
-    NameCharacter(char),
+    /// The name breaks R122.
+    #[error(transparent)]
+    Name(#[from] NameError),
     /// Not exactly three top skills.
     #[error("choose exactly three skills to start at 40; you chose {0}")]
     TopCount(usize),
@@ -448,20 +440,7 @@ impl NewKnight {
     /// Checks the rules of R3 and builds the knight's sheet: the chosen three skills at 40, the
     /// others at 30, the psi skills as allocated.
     pub fn create(&self) -> Result<KnightSheet, CreationError> {
-        let name = self.name.trim();
-        if name.is_empty() {
-            return Err(CreationError::EmptyName);
-        }
-        let chars = name.chars().count();
-        if chars > MAX_NAME_CHARS {
-            return Err(CreationError::NameTooLong(chars));
-        }
-        if let Some(c) = name
-            .chars()
-            .find(|&c| !(c.is_alphanumeric() || matches!(c, ' ' | '\'' | '-' | '.')))
-        {
-            return Err(CreationError::NameCharacter(c));
-        }
+        let name = check_name(&self.name)?;
         if self.top.len() != 3 {
             return Err(CreationError::TopCount(self.top.len()));
         }
@@ -567,11 +546,14 @@ mod tests {
         assert_eq!(k.create(), Err(CreationError::TopRepeated(Skill::Lance)));
         let mut k = dara();
         k.name = "  ".into();
-        assert_eq!(k.create(), Err(CreationError::EmptyName));
+        assert_eq!(k.create(), Err(CreationError::Name(NameError::Empty)));
         k.name = "x".repeat(33);
-        assert_eq!(k.create(), Err(CreationError::NameTooLong(33)));
+        assert_eq!(k.create(), Err(CreationError::Name(NameError::TooLong(33))));
         k.name = "@everyone".into();
-        assert_eq!(k.create(), Err(CreationError::NameCharacter('@')));
+        assert_eq!(
+            k.create(),
+            Err(CreationError::Name(NameError::Character('@')))
+        );
     }
 
     // R3: one psi skill with all 40, or three skills, are both fine.

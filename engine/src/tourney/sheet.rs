@@ -1,6 +1,7 @@
 //! A Tourney knight's sheet: the five weapon skills, Strength and Health, and the creation rules
 //! of T12 (a player's knight, on a budget of 10) and T20 (a non-player character, no budget).
 
+use crate::name::{check_name, NameError};
 use crate::psiknight::{Rank, Style};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -205,8 +206,7 @@ impl TourneySheet {
     }
 }
 
-/// The longest knight name accepted, in characters (R122).
-pub const MAX_NAME_CHARS: usize = 32;
+pub use crate::name::MAX_NAME_CHARS;
 /// What a player's skills and Strength add up to (T12).
 pub const BUDGET: u32 = 10;
 /// A player's knight's Health (T12).
@@ -239,17 +239,9 @@ pub struct NewTourneyKnight {
 /// its rule.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SheetError {
-    /// The name is empty or only spaces.
-    #[error("a knight needs a name")]
-    EmptyName,
-    /// The name is too long (R122).
-    #[error("a knight's name may have at most {MAX_NAME_CHARS} characters; this one has {0}")]
-    NameTooLong(usize),
-    /// The name holds a character that is not a letter, digit, space, `'`, `-` or `.` (R122).
-    #[error(
-        "a knight's name may use letters, digits, spaces, ' - and . only; '{0}' is not allowed"
-    )]
-    NameCharacter(char),
+    /// The name breaks R122.
+    #[error(transparent)]
+    Name(#[from] NameError),
     /// The dagger was chosen as main weapon.
     #[error("the dagger is every knight's sidearm, not a main weapon (T7, T10)")]
     DaggerMain,
@@ -322,26 +314,6 @@ pub fn parse_skills(text: &str) -> Result<Vec<(Weapon, u8)>, SheetError> {
         return Err(SheetError::NoSkills);
     }
     Ok(out)
-}
-
-/// Checks a name as R122 does for PsiKnight and folds its inner runs of spaces, so "Sir  Alan"
-/// and "Sir Alan" are one name.
-pub fn check_name(name: &str) -> Result<String, SheetError> {
-    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-    if name.is_empty() {
-        return Err(SheetError::EmptyName);
-    }
-    let chars = name.chars().count();
-    if chars > MAX_NAME_CHARS {
-        return Err(SheetError::NameTooLong(chars));
-    }
-    if let Some(c) = name
-        .chars()
-        .find(|&c| !(c.is_alphanumeric() || matches!(c, ' ' | '\'' | '-' | '.')))
-    {
-        return Err(SheetError::NameCharacter(c));
-    }
-    Ok(name)
 }
 
 impl NewTourneyKnight {

@@ -1,0 +1,62 @@
+//! A character's name, as every game checks it (R122): 1 to 32 characters, letters, digits,
+//! spaces, `'`, `-` and `.`, inner runs of spaces one (R170), so "Sir  Alan" and "Sir Alan"
+//! are one name.
+
+use thiserror::Error;
+
+/// The longest name accepted, in characters (R122).
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// Why a name cannot be a character's (R122).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NameError {
+    /// The name is empty or only spaces.
+    #[error("a knight needs a name")]
+    Empty,
+    /// The name is too long.
+    #[error("a knight's name may have at most {MAX_NAME_CHARS} characters; this one has {0}")]
+    TooLong(usize),
+    /// The name holds a character that is not a letter, digit, space, `'`, `-` or `.`.
+    #[error(
+        "a knight's name may use letters, digits, spaces, ' - and . only; '{0}' is not allowed"
+    )]
+    Character(char),
+}
+
+/// Checks a name by R122 and returns it with its spaces trimmed and inner runs made one.
+pub fn check_name(name: &str) -> Result<String, NameError> {
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        return Err(NameError::Empty);
+    }
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(NameError::TooLong(chars));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|&c| !(c.is_alphanumeric() || matches!(c, ' ' | '\'' | '-' | '.')))
+    {
+        return Err(NameError::Character(c));
+    }
+    Ok(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // R122: 1 to 32 characters of letters, digits, spaces, ' - and .; R170: spaces fold.
+    #[test]
+    fn r122_a_name_is_checked_and_its_spaces_folded() {
+        assert_eq!(check_name("  Sir   Alan "), Ok("Sir Alan".to_string()));
+        assert_eq!(
+            check_name("Éowyn O'Neil-Ap. 2"),
+            Ok("Éowyn O'Neil-Ap. 2".to_string())
+        );
+        assert_eq!(check_name("   "), Err(NameError::Empty));
+        assert_eq!(check_name(&"a".repeat(32)).map(|n| n.len()), Ok(32));
+        assert_eq!(check_name(&"a".repeat(33)), Err(NameError::TooLong(33)));
+        assert_eq!(check_name("Al@n"), Err(NameError::Character('@')));
+    }
+}
