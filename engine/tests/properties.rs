@@ -174,11 +174,16 @@ fn pick(m: &Match, c: u32) -> Option<(Side, Decision, bool)> {
                 return Some((side, Decision::Bonus(mode), true));
             }
         }
-        // A psi declaration of a learned skill, or disarming (R21).
+        // A psi declaration of a learned skill that can still fire, or disarming (R20, R21).
         1 | 2 => {
             let side = side_of(c >> 4);
-            let mut choices: Vec<Option<PsiSkill>> =
-                m.knight(side).psi_skills().map(|(s, _)| Some(s)).collect();
+            let spent = m.in_swordplay() && m.psi_attempts_left(side) == 0;
+            let mut choices: Vec<Option<PsiSkill>> = m
+                .knight(side)
+                .psi_skills()
+                .filter(|_| !spent)
+                .map(|(s, _)| Some(s))
+                .collect();
             choices.push(None);
             let skill = choices[(c >> 5) as usize % choices.len()];
             return Some((side, Decision::Psi(skill), true));

@@ -683,7 +683,8 @@ fn cpk_after_a_swordplay_injury_fails_and_counts_r20() {
 
 #[test]
 fn r20_swordplay_two_attempts_per_match_failed_ones_count() {
-    // R20: two failed Apportations (31 > 30) use up Bryn's two; the third stays armed.
+    // R20: two failed Apportations (31 > 30) use up Bryn's two; R21: a third could never
+    // fire, so arming it is refused, and the Attack rolls no psi.
     let mut d = swordplay([None, Some(Apportation)]);
     play(&mut d, B, Decision::Attack, &[31, 99]);
     play(&mut d, A, Decision::Observe, &[99]);
@@ -691,11 +692,17 @@ fn r20_swordplay_two_attempts_per_match_failed_ones_count() {
     play(&mut d, B, Decision::Attack, &[31, 99]);
     play(&mut d, A, Decision::Observe, &[99]);
     assert_eq!(d.m.psi_attempts_left(B), 0);
-    d.go(B, Decision::Psi(Some(Apportation)));
+    let armed = d.m.armed(B);
+    assert_eq!(
+        d.refused(B, Decision::Psi(Some(Apportation))),
+        RuleError::PsiSpent(Apportation)
+    );
+    assert_eq!(d.m.armed(B), armed, "a refusal changes nothing");
+    d.go(B, Decision::Psi(None));
     play(&mut d, B, Decision::Attack, &[70]);
     assert_eq!(d.last_roll(), (B, RollSkill::Sword, 70, 45, false));
     assert_eq!(psi_rolls(&d).len(), 2);
-    assert_eq!(d.m.armed(B), Some(Apportation));
+    assert_eq!(d.m.armed(B), None);
     d.all_dice_used();
 }
 
@@ -895,22 +902,27 @@ fn r21_armed_in_the_joust_with_no_attempt_left_fires_in_swordplay() {
 }
 
 #[test]
-fn r21_armed_with_no_attempt_left_in_swordplay_stays_armed() {
-    // R21: Ash spends both attempts on Hypercognition (21, failed, before a Dodge 44 that holds;
-    // 21 again before an Observe 99 that fails); armed a third time, it stays armed through his
-    // next Dodge (45, unmodified).
+fn r21_nothing_can_be_armed_once_swordplays_attempts_are_spent() {
+    // R20, R21: Ash spends both attempts on Hypercognition (21, failed, before a Dodge 44 that
+    // holds; 21 again before an Observe 99 that fails). No later moment comes in this match, so
+    // arming it a third time is refused, and his next Dodge (45) is unmodified.
     let mut d = swordplay([Some(Hypercognition), None]);
     play(&mut d, B, Decision::Attack, &[10]);
     play(&mut d, A, Decision::Dodge, &[21, 44]);
     d.go(A, Decision::Psi(Some(Hypercognition)));
     play(&mut d, A, Decision::Observe, &[21, 99]);
     assert_eq!(d.m.psi_attempts_left(A), 0);
-    d.go(A, Decision::Psi(Some(Hypercognition)));
+    assert_eq!(
+        d.refused(A, Decision::Psi(Some(Hypercognition))),
+        RuleError::PsiSpent(Hypercognition)
+    );
+    let msg = RuleError::PsiSpent(Hypercognition).to_string();
+    assert!(msg.contains("(R20)") && msg.contains("/psi none"), "{msg}");
     play(&mut d, B, Decision::Attack, &[10]);
     play(&mut d, A, Decision::Dodge, &[45]);
     assert_eq!(d.last_roll(), (A, RollSkill::Dodge, 45, 45, true));
     assert_eq!(psi_rolls(&d).len(), 2);
-    assert_eq!(d.m.armed(A), Some(Hypercognition));
+    assert_eq!(d.m.armed(A), None);
     d.all_dice_used();
 }
 

@@ -147,6 +147,9 @@ pub enum RuleError {
     /// A psi skill the knight does not have (R21).
     #[error("your knight has no {0} (R21)")]
     PsiNotLearned(PsiSkill),
+    /// Both Swordplay psi attempts are spent: an armed skill could never fire (R20, R21).
+    #[error("both your Swordplay psi attempts are spent, so {0} could not fire again in this match (R20); /psi none disarms")]
+    PsiSpent(PsiSkill),
 }
 
 fn options_list(options: &[Decision]) -> String {
@@ -509,6 +512,11 @@ impl Match {
                 if let Some(s) = skill {
                     if self.knight(side).psi(s) == 0 {
                         return Err(RuleError::PsiNotLearned(s));
+                    }
+                    // No later moment comes once Swordplay's two are used (R21 keeps a skill
+                    // armed only for a later moment).
+                    if self.in_swordplay && self.psi_attempts_left(side) == 0 {
+                        return Err(RuleError::PsiSpent(s));
                     }
                 }
                 self.f[me].armed = skill;
