@@ -15,11 +15,14 @@
 //! - [`psiknight`]: the PsiKnight ruleset: knights, a [`psiknight::Match`] (Joust, then Swordplay),
 //!   the books and tournaments.
 //! - [`tourney`]: The Tourney ruleset: Tourney knights and a [`tourney::Bout`] on foot.
+//! - [`powerpool`]: Psionic combat with power pools: creatures and a [`powerpool::Combat`] of up
+//!   to three a side.
 #![deny(missing_docs)]
 
 pub mod dice;
 pub mod game;
 pub mod name;
 pub mod notation;
+pub mod powerpool;
 pub mod psiknight;
 pub mod tourney;

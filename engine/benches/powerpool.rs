@@ -1,0 +1,66 @@
+//! Psionic combats per second on one core: the worked example's Ash against Brim, both by the
+//! default policy (PC37), seeded dice, events discarded. Run with
+//! `cargo bench -p herald-engine --bench powerpool [N]`.
+
+use herald_engine::dice::SeededDice;
+use herald_engine::game::{Discard, Fight};
+use herald_engine::powerpool::{
+    AttackMode, Combat, DefenseMode, Entrant, Kind, NewCreature, Rules, Setup, State,
+};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn entrant(n: NewCreature) -> Entrant {
+    let sheet = n.create(false, &Rules::default()).expect("a legal sheet");
+    let state = State::fresh(&sheet);
+    Entrant { sheet, state }
+}
+
+fn main() {
+    let ash = entrant(NewCreature {
+        name: "Ash".into(),
+        kind: Some(Kind::Psionicist),
+        hd: Some(8),
+        attacks: vec![
+            AttackMode::Stab,
+            AttackMode::Overload,
+            AttackMode::Subversion,
+        ],
+        defenses: vec![
+            DefenseMode::Mantra,
+            DefenseMode::Pinnacle,
+            DefenseMode::Labyrinth,
+        ],
+        ..Default::default()
+    });
+    let brim = entrant(NewCreature {
+        name: "Brim".into(),
+        kind: Some(Kind::Wild),
+        hd: Some(8),
+        die: Some(6),
+        attacks: vec![AttackMode::Overload],
+        defenses: vec![DefenseMode::Blank],
+        spells: vec![3, 2, 1],
+        ..Default::default()
+    });
+    let setup = Setup::duel(ash, brim, Rules::default());
+    let n: u32 = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    let mut dice = SeededDice::from_u64(1);
+    let mut rounds = 0u64;
+    let t = Instant::now();
+    for _ in 0..n {
+        let mut f = Combat::start_into(setup.clone(), &mut dice, &mut Discard);
+        f.play_out(&mut dice, &mut Discard, 10_000);
+        rounds += u64::from(f.round());
+        black_box(&f);
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "powerpool, outcomes only: {:.0} fights/s on one core ({n} in {secs:.2}s, {:.1} rounds a fight)",
+        f64::from(n) / secs,
+        rounds as f64 / f64::from(n)
+    );
+}
