@@ -14,10 +14,12 @@
 //! - [`psiknight`]: the PsiKnight ruleset: knights, a [`psiknight::Match`] (Joust, then Swordplay),
 //!   the books and tournaments.
 //! - [`tourney`]: The Tourney ruleset: Tourney knights and a [`tourney::Bout`] on foot.
+//! - [`pfpduel`]: Psionic duel with PFP: psionists and a [`pfpduel::Duel`] of d6 pools and doubles.
 #![deny(missing_docs)]
 
 pub mod dice;
 pub mod game;
 pub mod notation;
+pub mod pfpduel;
 pub mod psiknight;
 pub mod tourney;
