@@ -888,14 +888,14 @@ impl Duel {
                 } else {
                     let (a, b) = (f[0], f[1]);
                     let attacker = s == self.test.actor;
-                    let effect = (a == b && self.effect_allowed(s, a, rekeep)).then(|| {
+                    let effect = (a == b && self.effect_allowed(s, a, rekeep)).then_some(
                         match (attacker, a == 6) {
                             (true, false) => DoubleEffect::Flaw,
                             (true, true) => DoubleEffect::Unleash,
                             (false, false) => DoubleEffect::Iron,
                             (false, true) => DoubleEffect::Vanish,
-                        }
-                    });
+                        },
+                    );
                     Decision::Keep { a, b, effect }
                 }
             }
