@@ -15,6 +15,7 @@
 //! - [`psiknight`]: the PsiKnight ruleset: knights, a [`psiknight::Match`] (Joust, then Swordplay),
 //!   the books and tournaments.
 //! - [`tourney`]: The Tourney ruleset: Tourney knights and a [`tourney::Bout`] on foot.
+//! - [`pfpduel`]: Psionic duel with PFP: psionists and a [`pfpduel::Duel`] of d6 pools and doubles.
 //! - [`powerpool`]: Psionic combat with power pools: creatures and a [`powerpool::Combat`] of up
 //!   to three a side.
 #![deny(missing_docs)]
@@ -23,6 +24,7 @@ pub mod dice;
 pub mod game;
 pub mod name;
 pub mod notation;
+pub mod pfpduel;
 pub mod powerpool;
 pub mod psiknight;
 pub mod tourney;
