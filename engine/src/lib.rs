@@ -14,10 +14,12 @@
 //! - [`psiknight`]: the PsiKnight ruleset: knights, a [`psiknight::Match`] (Joust, then Swordplay),
 //!   the books and tournaments.
 //! - [`tourney`]: The Tourney ruleset: Tourney knights and a [`tourney::Bout`] on foot.
+//! - [`psimorphs`]: Psi Morphs: morphs, a [`psimorphs::MorphFight`] of checks and forces.
 #![deny(missing_docs)]
 
 pub mod dice;
 pub mod game;
 pub mod notation;
 pub mod psiknight;
+pub mod psimorphs;
 pub mod tourney;
