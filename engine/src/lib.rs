@@ -18,6 +18,7 @@
 //! - [`pfpduel`]: Psionic duel with PFP: psionists and a [`pfpduel::Duel`] of d6 pools and doubles.
 //! - [`powerpool`]: Psionic combat with power pools: creatures and a [`powerpool::Combat`] of up
 //!   to three a side.
+//! - [`psimorphs`]: Psi Morphs: morphs, a [`psimorphs::MorphFight`] of checks and forces.
 #![deny(missing_docs)]
 
 pub mod dice;
@@ -27,4 +28,5 @@ pub mod notation;
 pub mod pfpduel;
 pub mod powerpool;
 pub mod psiknight;
+pub mod psimorphs;
 pub mod tourney;
