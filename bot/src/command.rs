@@ -270,6 +270,18 @@ pub enum Command {
         /// Which page of 30 entries, newest first; `None` is the first.
         page: Option<u32>,
     },
+    /// `/fight N`: a past (or open) fight summed up in a few lines.
+    Fight {
+        /// The fight's number.
+        id: u32,
+    },
+    /// `/fights [NAME] [--page N]`: a knight's (or a character's) fights, newest first.
+    Fights {
+        /// The knight or character; `None` is your own.
+        name: Option<String>,
+        /// Which page of 10 fights, newest first; `None` is the first.
+        page: Option<u32>,
+    },
     /// `/standings [hp|pp]`: the realm's knights ranked.
     Standings {
         /// What to rank by.
@@ -517,6 +529,8 @@ impl Command {
             Command::Roll { .. } => "roll",
             Command::Ledger { .. } => "ledger",
             Command::Standings { .. } => "standings",
+            Command::Fight { .. } => "fight",
+            Command::Fights { .. } => "fights",
             Command::Spend { .. } => "spend",
             Command::Land => "land",
             Command::Grant { .. } => "grant",
@@ -1059,6 +1073,36 @@ pub const COMMANDS: &[CommandSpec] = &[
             Ok(Command::Ledger {
                 name: v.opt("name")?,
                 month: v.opt("month")?,
+                page: v.opt("page")?,
+            })
+        },
+    },
+    CommandSpec {
+        path: &["fight"],
+        aliases: &[],
+        usage: "/fight N",
+        summary: "Sum up a fight of the books: who, when, what kind, the result, the awards and the seed.",
+        example: "/fight 12",
+        args: &[ArgSpec::pos("id", "N", ArgKind::Number { min: 1, max: 1_000_000_000 }, "the fight's number", "12")],
+        access: Access::Everyone,
+        group: Group::Knights,
+        build: |v| Ok(Command::Fight { id: v.req("id")? }),
+    },
+    CommandSpec {
+        path: &["fights"],
+        aliases: &[],
+        usage: "/fights [NAME] [--page N]",
+        summary: "List a knight's fights, yours when no name is given, newest first, 10 a page.",
+        example: "/fights Alan --page 2",
+        args: &[
+            OPT_NAME,
+            ArgSpec::flag("--page", "page", ArgKind::Number { min: 1, max: 1_000_000 }, "which page of 10 fights, newest first", "--page 2"),
+        ],
+        access: Access::Everyone,
+        group: Group::Knights,
+        build: |v| {
+            Ok(Command::Fights {
+                name: v.opt("name")?,
                 page: v.opt("page")?,
             })
         },

@@ -74,6 +74,9 @@ pub async fn handle(
         Command::Roll { expr } => Ok(vec![roll(app, user, &expr)]),
         Command::Help { topic } => Ok(help(topic.as_deref(), '/')),
         Command::Odds { knight, other } => odds(app, realm, user, &knight, other.as_deref()).await,
+        c if crate::history::handles(&c) => {
+            crate::history::handle(app, realm, crate::games::PSIKNIGHT.id, user, c).await
+        }
         c if crate::office::handles(&c) => Ok(crate::office::handle(app, realm, user, c, now)
             .await?
             .unwrap_or_default()),

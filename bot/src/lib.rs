@@ -19,6 +19,7 @@ pub mod dice;
 pub mod export;
 pub mod fairness;
 pub mod games;
+pub mod history;
 pub mod hub;
 pub mod office;
 pub mod referee;

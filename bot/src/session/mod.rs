@@ -315,6 +315,9 @@ impl Session {
                 Command::Roll { .. } | Command::Help { .. } => {
                     crate::desk::handle(&self.app, self.realm, user, command, now).await
                 }
+                c if crate::history::handles(&c) => {
+                    crate::history::handle(&self.app, self.realm, game.id, user, c).await
+                }
                 other => Ok(vec![format!(
                     "/{} is a command of PsiKnight; {channel} plays {}: /help lists its commands.",
                     other.name(),

@@ -19,6 +19,7 @@ use std::str::FromStr;
 use thiserror::Error;
 pub mod books;
 pub mod games;
+pub mod history;
 pub mod tournaments;
 
 /// A database id.

@@ -483,6 +483,8 @@ pub fn works_privately(command: &Command) -> bool {
             | Command::Roll { .. }
             | Command::Ledger { .. }
             | Command::Standings { .. }
+            | Command::Fight { .. }
+            | Command::Fights { .. }
             | Command::Help { .. }
             | Command::Odds { .. }
             | Command::Tournament
