@@ -114,6 +114,8 @@ fn the_worked_example_event_for_event() {
         f.decide(Side::Challenged, Decision::any(blank), &mut dice)
             .unwrap(),
     );
+    // PC38: the page's dice, consumed in exactly its order: every scripted die is used, and
+    // the figures below come out as the page gives them only in that order.
     assert_eq!(dice.remaining(), 0);
     assert_eq!(
         types(&events),

@@ -151,3 +151,13 @@ fn the_example_events_carry_the_pages_fields() {
     assert_eq!(check["dice"], serde_json::json!([[8, 2], [3]]));
     assert_eq!(check["difficulty"], serde_json::Value::Null);
 }
+
+// PM29: a yield is a loss: the one who yields loses, the other wins.
+#[test]
+fn pm29_a_yield_is_a_loss() {
+    use herald_engine::game::{Fight, Side};
+    let mut h = Harness::example();
+    h.ok(A, herald_engine::psimorphs::Decision::Yield, &[]);
+    let r = h.fight.result().expect("a yield ends the fight");
+    assert_eq!(r.winner, Some(Side::Challenged));
+}
