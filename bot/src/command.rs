@@ -3015,6 +3015,15 @@ from_value!(When, When);
 /// transports whose players type another prefix (IRC's `!`). Only known command words at the
 /// start of a word change: `1d100/2`, `and/or` and URLs stay as they are.
 pub fn with_prefix(line: &str, prefix: char) -> String {
+    with_prefix_where(line, prefix, |word| {
+        COMMANDS
+            .iter()
+            .any(|spec| spec.path.first() == Some(&word) || spec.aliases.contains(&word))
+    })
+}
+
+/// As [`with_prefix`], for the command words that `known` knows (every game's, on IRC).
+pub fn with_prefix_where(line: &str, prefix: char, known: impl Fn(&str) -> bool) -> String {
     if prefix == '/' {
         return line.to_string();
     }
@@ -3026,11 +3035,7 @@ pub fn with_prefix(line: &str, prefix: char) -> String {
                 .chars()
                 .take_while(|c| c.is_ascii_alphabetic())
                 .collect();
-            let known = !word.is_empty()
-                && COMMANDS.iter().any(|spec| {
-                    spec.path.first() == Some(&word.as_str())
-                        || spec.aliases.contains(&word.as_str())
-                });
+            let known = !word.is_empty() && known(&word);
             out.push(if known { prefix } else { c });
         } else {
             out.push(c);

@@ -824,3 +824,87 @@ async fn herald_run_starts_the_irc_transport() {
     dana.say("#lists", DARA).await;
     dana.hear("#lists", "Dame Dara is dubbed").await;
 }
+
+// The Tourney on IRC with no transport code of its own: the page's worked example (as in
+// `tourney.rs`) fought by two IRC clients with `!` commands in a channel whose game is The
+// Tourney, from the challenge to the books: T9's roll-off, T3's tie, T2's critical, T4 and T6's
+// fumble, T8's fall and stand, T14's offer to yield in the prompt, T15's knight out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tourney_bout_on_irc_is_refereed_to_the_end() {
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
+    let books = Books::new();
+    let tourney = format!(
+        "{}[games.channels]\n\"#lists\" = \"tourney\"\n",
+        settings(server.port)
+    );
+    let herald = Herald::start(&books.path(), &tourney).await;
+    let mut ann = Player::connect(server.port, "ann").await;
+    ann.join_with_herald("#lists").await;
+    let mut bo = Player::connect(server.port, "bo").await;
+    bo.join_with_herald("#lists").await;
+    ann.say("#lists", "!knight create Ector").await;
+    ann.hear("#lists", "Sir Ector").await;
+    bo.say(
+        "#lists",
+        "!knight create Gimby --skill broadsword:4,dagger:1 --strength 5",
+    )
+    .await;
+    ann.hear("#lists", "Sir Gimby").await;
+
+    ann.say("#lists", "!challenge bo").await;
+    assert_eq!(
+        bo.hear("#lists", "challenges").await,
+        "Sir Ector challenges Sir Gimby to a bout on foot! bo: !accept or !decline (300s)."
+    );
+    // Each move waits for the prompt it leads to, so no command is made out of turn.
+    let ector = "Sir Ector (ann), your action";
+    let gimby = "Sir Gimby (bo), your action";
+    let moves: [(&[u32], bool, &str, &str); 8] = [
+        (&[4, 2], false, "!accept", ector),
+        (&[3, 2], true, "!attack", gimby),
+        (&[5, 3], false, "!attack", ector),
+        (&[5, 6], true, "!attack", gimby),
+        (&[2, 1, 2], false, "!attack", ector),
+        (&[1, 3, 5], true, "!attack", gimby),
+        (&[5, 3], false, "!attack", "Sir Ector (ann), at Health 1"),
+        (&[2], true, "!stand", gimby),
+    ];
+    for (dice, by_ann, line, prompt) in moves {
+        herald.dice(dice);
+        if by_ann {
+            ann.say("#lists", line).await;
+        } else {
+            bo.say("#lists", line).await;
+        }
+        ann.hear("#lists", prompt).await;
+    }
+    herald.dice(&[4, 2]);
+    bo.say("#lists", "!attack").await;
+    let end = ann.hear("#lists", "Sir Gimby wins").await;
+    assert_eq!(
+        end,
+        "Sir Gimby wins: Sir Ector is out of the Tourney until the realm's next day (T15)."
+    );
+    ann.hear("#lists", "Fight #1 is over. Dice seed: ").await;
+    for said in [
+        "Roll-off: Sir Ector 4, Sir Gimby 2: Sir Ector acts first (T9).",
+        "a tie is parried (T3).",
+        "a critical parries (T2).",
+        "Sir Ector's fumble die 2: weapon damaged (T6).",
+        "Sir Ector's fumble die 5: he falls (T6, T8).",
+        "Sir Ector (ann), at Health 1 you may yield (T14); your action: !stand, !yield (120s, then !stand).",
+        "Sir Ector tries to stand: 2+3-1 (Health 1) = 4 vs 3: up (T8).",
+    ] {
+        assert!(ann.has_heard("#lists", said), "not heard: {said}\n{}", ann.log());
+    }
+
+    // The books: Gimby's win and Ector's loss, in The Tourney's record.
+    ann.say("#lists", "!record").await;
+    assert_eq!(
+        ann.hear("#lists", "in The Tourney").await,
+        "Sir Ector in The Tourney: 0 wins, 1 loss, 0 draws."
+    );
+    herald.stop().await;
+}

@@ -238,6 +238,16 @@ pub const GAMES: &[GameInfo] = &[
     },
 ];
 
+/// Whether `word` (lower case, without its prefix) is a command of any game, the core's
+/// included: a transport that shares its prefix with other bots answers only these.
+pub fn is_command(word: &str) -> bool {
+    GAMES.iter().any(|g| {
+        (g.commands)()
+            .iter()
+            .any(|s| s.path.first() == Some(&word) || s.aliases.contains(&word))
+    })
+}
+
 /// A game by id, any case.
 pub fn find(id: &str) -> Option<&'static GameInfo> {
     GAMES.iter().find(|g| g.id.eq_ignore_ascii_case(id.trim()))

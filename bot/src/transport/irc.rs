@@ -10,7 +10,7 @@
 //! it is tested line by line; [`run`] drives it over a real socket, one connection after the
 //! other, while the sessions and the books carry on regardless.
 
-use crate::command::with_prefix;
+use crate::command::with_prefix_where;
 use crate::command::{parse, Command, ParseErrorKind};
 use crate::config::IrcConfig;
 use crate::hub::{Hub, Incoming, Outgoing};
@@ -499,7 +499,10 @@ pub async fn answer(hub: &Hub, prefixes: &[char], realm: &str, said: &Said) -> V
     match parse(&said.text, prefixes) {
         None => return Vec::new(),
         Some(Err(e))
-            if !said.private && matches!(e.kind(), ParseErrorKind::UnknownCommand { .. }) =>
+            if !said.private
+                && matches!(e.kind(), ParseErrorKind::UnknownCommand { .. })
+                && !first_word(&said.text, prefixes)
+                    .is_some_and(|w| crate::games::is_command(&w)) =>
         {
             return Vec::new();
         }
@@ -519,6 +522,12 @@ pub async fn answer(hub: &Hub, prefixes: &[char], realm: &str, said: &Said) -> V
         text: said.text.clone(),
     })
     .await
+}
+
+/// The command word of a line, lower case, without its prefix.
+fn first_word(text: &str, prefixes: &[char]) -> Option<String> {
+    let body = text.trim().strip_prefix(|c: char| prefixes.contains(&c))?;
+    Some(body.split_whitespace().next()?.to_lowercase())
 }
 
 /// Where each fight of `realm` stands, channel by channel: told after a reconnection, in the
@@ -744,7 +753,9 @@ impl Driver<'_> {
     fn enqueue(&mut self, target: String, text: &str) {
         // Herald's lines name commands with `/`; on IRC they are typed with the prefix.
         let prefix = self.config.prefixes().first().copied().unwrap_or('!');
-        let text = with_prefix(&sanitize(text), prefix).trim_end().to_string();
+        let text = with_prefix_where(&sanitize(text), prefix, crate::games::is_command)
+            .trim_end()
+            .to_string();
         if target.is_empty() || text.trim().is_empty() {
             return;
         }
