@@ -15,6 +15,17 @@ use std::sync::Mutex;
 
 use crate::games::GameInfo;
 
+/// What a transport knows of a speaker beyond the name: a Discord member with one of the
+/// `moderator_roles` is a moderator though the configuration does not list their id.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rights {
+    /// A moderator by the platform's roles.
+    pub moderator: bool,
+}
+
+/// The realm of the console room and of transcripts.
+pub const LOCAL_REALM: &str = "local";
+
 /// Marks `ids` as held by `channel` in `map`; refuses, naming the holder, if one already is.
 fn claim(map: &Mutex<HashMap<Id, String>>, ids: &[Id], channel: &str) -> Result<(), (Id, String)> {
     let mut held = map.lock().unwrap_or_else(|e| e.into_inner());

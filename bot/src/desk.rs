@@ -4,33 +4,14 @@
 use crate::app::App;
 use crate::command::{help, Command};
 use crate::dice::FightDice;
+pub use crate::reply::{points, Lines, MINUS};
 use crate::resolve::{Found, Miss};
-use crate::session::Lines;
 use crate::store::{Balance, Id, KnightRecord, StoreError};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use herald_engine::dice::SeededDice;
 use herald_engine::notation;
 use herald_engine::psiknight::{MatchKind, NewKnight, Style};
-
-/// The minus sign of every reply: the narration's U+2212, also for points below zero (players
-/// may type either `-` or `−`).
-pub const MINUS: char = '\u{2212}';
-
-/// Half points as players read them: "1.5", "2", "−0.5".
-pub fn points(halves: i64) -> String {
-    let sign = if halves < 0 {
-        MINUS.to_string()
-    } else {
-        String::new()
-    };
-    let abs = halves.unsigned_abs();
-    if abs % 2 == 0 {
-        format!("{sign}{}", abs / 2)
-    } else {
-        format!("{sign}{}.5", abs / 2)
-    }
-}
 
 /// Handles a command that needs no fight.
 pub async fn handle(
@@ -134,7 +115,9 @@ async fn create(
     };
     // R170, R171: a name is unique without case or accents, and stays with a knight who is
     // gone.
-    if let Some(line) = name_refusal(app, realm, &sheet.name, "Cannot create that knight").await? {
+    if let Some(line) =
+        crate::resolve::name_refusal(app, realm, &sheet.name, "Cannot create that knight").await?
+    {
         return Ok(vec![line]);
     }
     match app.store.create_knight(realm, user, &sheet, now).await {
@@ -156,32 +139,6 @@ async fn create(
         }
         Err(StoreError::Db(e)) => Err(e.into()),
     }
-}
-
-/// Why `name` cannot be a new knight's (or a new name), if it cannot: a living knight has it
-/// but for case or accents (R170), or a knight killed or retired keeps it (R171).
-pub async fn name_refusal(app: &App, realm: Id, name: &str, what: &str) -> Result<Option<String>> {
-    if let Some(gone) = crate::resolve::gone_named(app, realm, name).await? {
-        if let Miss::Gone { knight, .. } = &gone {
-            return Ok(Some(format!(
-                "{what}: {} is the name of {}, {}; a knight's name stays with them in the books and is not free again (R171). Choose another name.",
-                name,
-                knight.styled(),
-                gone.how().unwrap_or_default()
-            )));
-        }
-    }
-    // The same letters as written are the store's own refusal; only a folded match is said here.
-    if let Some(k) = crate::resolve::living_named(app, realm, name)
-        .await?
-        .filter(|k| k.sheet.name.to_lowercase() != name.to_lowercase())
-    {
-        return Ok(Some(format!(
-            "{what}: there is already a knight named {} in this realm; names are the same without regard to case or accents (R170).",
-            k.sheet.name
-        )));
-    }
-    Ok(None)
 }
 
 /// The knight a command names (R170), or the speaker's own when it names none.

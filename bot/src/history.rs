@@ -4,8 +4,8 @@
 
 use crate::app::App;
 use crate::command::Command;
+use crate::reply::Lines;
 use crate::resolve::Miss;
-use crate::session::Lines;
 use crate::store::history::FightSummary;
 use crate::store::Id;
 use anyhow::Result;
@@ -144,7 +144,7 @@ async fn fight(app: &App, realm: Id, id: Id) -> Result<Lines> {
 
 /// Points with their sign, as the ledger shows them: "+1", "−0.5".
 fn signed(halves: i64) -> String {
-    let p = crate::desk::points(halves);
+    let p = crate::reply::points(halves);
     if halves >= 0 {
         format!("+{p}")
     } else {

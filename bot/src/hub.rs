@@ -5,7 +5,8 @@ use crate::app::App;
 use crate::clock::Clock;
 use crate::command::{parse, parse_in, Command};
 use crate::games::GameInfo;
-use crate::session::{Lines, Session};
+use crate::reply::Lines;
+use crate::session::Session;
 use crate::store::games::OpenBout;
 use crate::store::OpenFight;
 use anyhow::Result;
@@ -27,13 +28,7 @@ pub struct Incoming {
     pub text: String,
 }
 
-/// What a transport knows of a speaker beyond the name: a Discord member with one of the
-/// `moderator_roles` is a moderator though the configuration does not list their id.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Rights {
-    /// A moderator by the platform's roles.
-    pub moderator: bool,
-}
+pub use crate::app::Rights;
 
 /// A line for a channel, from a timeout rather than in answer to a command.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,6 +24,7 @@ pub mod hub;
 pub mod office;
 pub mod referee;
 pub mod render;
+pub mod reply;
 pub mod resolve;
 pub mod session;
 pub mod simulate;

@@ -19,7 +19,7 @@
 
 use crate::app::App;
 use crate::command::{Command, HostilityAction, Standing as By, YearMonth};
-use crate::session::Lines;
+use crate::reply::Lines;
 use crate::store::books::{self as stored, Doer, GrantOffer, LedgerRow, Plan, View};
 use crate::store::{Id, KnightRecord};
 use anyhow::Result;
@@ -1293,9 +1293,9 @@ pub async fn capture_after_fight(
 fn amounts(hp: i64, pp: i64) -> String {
     let signed = |h: i64| {
         if h < 0 {
-            crate::desk::points(h)
+            crate::reply::points(h)
         } else {
-            format!("+{}", crate::desk::points(h))
+            format!("+{}", crate::reply::points(h))
         }
     };
     let mut parts = Vec::new();
@@ -1365,8 +1365,8 @@ async fn ledger(
     let b = ctx.app.store.balance(k.id).await?;
     let now = format!(
         "{} HP, {} PP",
-        crate::desk::points(b.hp_halves),
-        crate::desk::points(b.pp_halves)
+        crate::reply::points(b.hp_halves),
+        crate::reply::points(b.pp_halves)
     );
     let count = |n: usize| format!("{n} entr{}", if n == 1 { "y" } else { "ies" });
     let pages = rows.len().div_ceil(LEDGER_LINES).max(1);
@@ -1464,8 +1464,8 @@ async fn standings(ctx: &Ctx<'_>, by: By) -> Result<Lines> {
             "{place}. {} ({}): {} HP, {} PP, {}",
             s.knight.styled(),
             s.knight.owner,
-            crate::desk::points(s.balance.hp_halves),
-            crate::desk::points(s.balance.pp_halves),
+            crate::reply::points(s.balance.hp_halves),
+            crate::reply::points(s.balance.pp_halves),
             if s.knight.landed {
                 "landed"
             } else {
@@ -1550,8 +1550,8 @@ async fn admin_revoke(ctx: &Ctx<'_>, entry: u64) -> Result<Lines> {
                 } else {
                     format!(
                         " {who} now has {} HP, {} PP: below zero in {}. A revoke may leave a balance below zero; the knight earns back from there.",
-                        crate::desk::points(b.hp_halves),
-                        crate::desk::points(b.pp_halves),
+                        crate::reply::points(b.hp_halves),
+                        crate::reply::points(b.pp_halves),
                         below.join(" and ")
                     )
                 };
@@ -1594,7 +1594,7 @@ async fn admin_rename(ctx: &Ctx<'_>, name: &str, new_name: &str) -> Result<Lines
     };
     if k.sheet.name.to_lowercase() != new_name.to_lowercase() {
         if let Some(line) =
-            crate::desk::name_refusal(ctx.app, ctx.realm, &new_name, "Cannot rename").await?
+            crate::resolve::name_refusal(ctx.app, ctx.realm, &new_name, "Cannot rename").await?
         {
             return Ok(vec![line]);
         }

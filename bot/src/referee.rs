@@ -19,8 +19,7 @@ use herald_engine::dice::SeededDice;
 use herald_engine::game::{Fight, Side};
 use std::sync::Arc;
 
-/// What a session answers: lines for the channel.
-pub type Lines = Vec<String>;
+pub use crate::reply::Lines;
 
 /// A channel's fights of one game on the seam, as the session drives them. Object-safe, so a
 /// session holds whichever game its channel plays.

@@ -79,54 +79,7 @@ impl Miss {
     }
 }
 
-/// A name folded for comparison: lower case, accents taken off Latin letters, runs of spaces one.
-pub fn fold(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-    {
-        for l in c.to_lowercase() {
-            match base(l) {
-                Some(b) => out.push_str(b),
-                None => out.push(l),
-            }
-        }
-    }
-    out
-}
-
-/// The plain letters of an accented lower-case Latin letter.
-fn base(c: char) -> Option<&'static str> {
-    Some(match c {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => "a",
-        'æ' => "ae",
-        'ç' | 'ć' | 'ĉ' | 'ċ' | 'č' => "c",
-        'ď' | 'đ' | 'ð' => "d",
-        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ĕ' | 'ė' | 'ę' | 'ě' => "e",
-        'ĝ' | 'ğ' | 'ġ' | 'ģ' => "g",
-        'ĥ' | 'ħ' => "h",
-        'ì' | 'í' | 'î' | 'ï' | 'ĩ' | 'ī' | 'ĭ' | 'į' | 'ı' => "i",
-        'ĵ' => "j",
-        'ķ' => "k",
-        'ĺ' | 'ļ' | 'ľ' | 'ŀ' | 'ł' => "l",
-        'ñ' | 'ń' | 'ņ' | 'ň' => "n",
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ŏ' | 'ő' => "o",
-        'œ' => "oe",
-        'ŕ' | 'ŗ' | 'ř' => "r",
-        'ś' | 'ŝ' | 'ş' | 'š' | 'ș' => "s",
-        'ß' => "ss",
-        'ţ' | 'ť' | 'ŧ' | 'ț' => "t",
-        'þ' => "th",
-        'ù' | 'ú' | 'û' | 'ü' | 'ũ' | 'ū' | 'ŭ' | 'ů' | 'ű' | 'ų' => "u",
-        'ŵ' => "w",
-        'ý' | 'ÿ' | 'ŷ' => "y",
-        'ź' | 'ż' | 'ž' => "z",
-        _ => return None,
-    })
-}
+pub use herald_engine::name::fold;
 
 /// The player a word names on its own: `@nick`, `<@id>`, `<@!id>`.
 fn player_word(typed: &str) -> Option<&str> {
@@ -300,4 +253,30 @@ mod tests {
         assert_eq!(player_word("<@!42>"), Some("42"));
         assert_eq!(player_word("bob"), None);
     }
+}
+
+/// Why `name` cannot be a new knight's (or a new name), if it cannot: a living knight has it
+/// but for case or accents (R170), or a knight killed or retired keeps it (R171).
+pub async fn name_refusal(app: &App, realm: Id, name: &str, what: &str) -> Result<Option<String>> {
+    if let Some(gone) = gone_named(app, realm, name).await? {
+        if let Miss::Gone { knight, .. } = &gone {
+            return Ok(Some(format!(
+                "{what}: {} is the name of {}, {}; a knight's name stays with them in the books and is not free again (R171). Choose another name.",
+                name,
+                knight.styled(),
+                gone.how().unwrap_or_default()
+            )));
+        }
+    }
+    // The same letters as written are the store's own refusal; only a folded match is said here.
+    if let Some(k) = living_named(app, realm, name)
+        .await?
+        .filter(|k| k.sheet.name.to_lowercase() != name.to_lowercase())
+    {
+        return Ok(Some(format!(
+            "{what}: there is already a knight named {} in this realm; names are the same without regard to case or accents (R170).",
+            k.sheet.name
+        )));
+    }
+    Ok(None)
 }

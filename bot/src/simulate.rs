@@ -720,7 +720,7 @@ pub struct Args {
     pub seed: Option<u64>,
     /// The realm of both knights: `local` for the console and scripts, else the IRC network or
     /// Discord guild.
-    #[arg(long, default_value = crate::transport::LOCAL_REALM, value_name = "NAME")]
+    #[arg(long, default_value = crate::app::LOCAL_REALM, value_name = "NAME")]
     pub realm: String,
     /// The game whose characters these are (`psiknight`, `tourney`); by default PsiKnight's
     /// knights, else the first game that has both.

@@ -8,8 +8,8 @@
 
 use crate::app::App;
 use crate::command::Schedule;
-use crate::desk::points;
-use crate::session::Lines;
+use crate::reply::points;
+use crate::reply::Lines;
 use crate::store::tournaments::{Awarded, Entry, NewTournament, Status, TournamentRecord};
 use crate::store::{Id, KnightRecord};
 use anyhow::Result;

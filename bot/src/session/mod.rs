@@ -6,11 +6,11 @@
 //! transaction in [`crate::store`]; if it fails, the fight in memory is put back as it was.
 
 use crate::app::App;
+use crate::app::Rights;
 use crate::command::{Access, Command};
-use crate::dice::{FightDice, ReplayDice};
+use crate::dice::FightDice;
 use crate::fairness::seed_hash;
 use crate::games::GameInfo;
-use crate::hub::Rights;
 use crate::office;
 use crate::referee::Table;
 use crate::render::{narrate, prompt_line, Names};
@@ -89,8 +89,7 @@ pub struct Session {
     game: Option<&'static GameInfo>,
 }
 
-/// What a session answers: lines for the channel.
-pub type Lines = Vec<String>;
+pub use crate::reply::Lines;
 
 const SORRY: &str =
     "Herald could not write the books just now; nothing was changed. Please try again.";
@@ -1000,7 +999,7 @@ impl Session {
         styled: Names,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
-        let (m, rng, _) = replay(&fight)?;
+        let (m, rng, _) = crate::verify::replay(&fight)?;
         let plain = [
             fight.setup.knights[0].name.clone(),
             fight.setup.knights[1].name.clone(),
@@ -1033,34 +1032,6 @@ impl Session {
         lines.extend(self.status(now));
         Ok(lines)
     }
-}
-
-/// Replays a stored fight: the match as it now stands, its stream positioned after the last roll,
-/// and the replay's findings (rolls that disagree with the seed).
-pub fn replay(fight: &OpenFight) -> Result<(Match, SeededDice, Vec<usize>)> {
-    let mut rng = SeededDice::new(fight.seed);
-    let mut steps = fight.steps.iter();
-    let Some(first) = steps.next() else {
-        anyhow::bail!("fight #{} has no start step", fight.id);
-    };
-    let mut mismatches = Vec::new();
-    let mut offset = 0;
-    let mut dice = ReplayDice::new(&mut rng, first.rolls.clone());
-    let (mut m, _) = Match::start(fight.setup.clone(), &mut dice);
-    mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
-    offset += first.rolls.len();
-    for (n, step) in steps.enumerate() {
-        let (Some(side), Some(decision)) = (step.side, step.decision) else {
-            anyhow::bail!("fight #{} step {} has no decision", fight.id, n + 1);
-        };
-        let mut dice = ReplayDice::new(&mut rng, step.rolls.clone());
-        m.decide(side, decision, &mut dice).map_err(|e| {
-            anyhow::anyhow!("fight #{} step {} no longer replays: {e}", fight.id, n + 1)
-        })?;
-        mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
-        offset += step.rolls.len();
-    }
-    Ok((m, rng, mismatches))
 }
 
 /// "waiting for Dame Dara (dana) to announce a sweep or not: /sweep, /nosweep, /yield".

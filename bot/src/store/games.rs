@@ -228,7 +228,7 @@ impl Store {
         .bind(owner_id)
         .bind(created_by)
         .bind(name)
-        .bind(crate::resolve::fold(name))
+        .bind(herald_engine::name::fold(name))
         .bind(sheet.to_string())
         .bind(state.to_string())
         .bind(at.to_rfc3339())
@@ -283,7 +283,7 @@ impl Store {
         game: &str,
         name: &str,
     ) -> Result<Option<Character>> {
-        let key = crate::resolve::fold(name);
+        let key = herald_engine::name::fold(name);
         let sql = format!(
             "SELECT {CHARACTER_COLUMNS} FROM characters c LEFT JOIN users u ON u.id = c.owner_id \
              WHERE c.realm_id = ? AND c.game = ? AND c.retired = 0 \
@@ -298,7 +298,7 @@ impl Store {
             .await?;
         for row in &rows {
             let character = character_from_row(row)?;
-            if crate::resolve::fold(&character.name) == key {
+            if herald_engine::name::fold(&character.name) == key {
                 return Ok(Some(character));
             }
         }

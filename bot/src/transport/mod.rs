@@ -6,8 +6,7 @@ pub mod discord;
 pub mod irc;
 pub mod script;
 
-/// The realm of the console room and of transcripts.
-pub const LOCAL_REALM: &str = "local";
+pub use crate::app::LOCAL_REALM;
 
 /// Picks rustls's crypto provider for the process. Both TLS transports call it before they
 /// connect: with IRC's and Discord's TLS stacks in one binary, rustls cannot choose by itself.

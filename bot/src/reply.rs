@@ -1,0 +1,24 @@
+//! What every answer is made of: lines for the channel, and points as players read them. A leaf
+//! of the crate: the modules that answer commands share it without importing one another.
+
+/// What a command or a deadline answers: lines for the channel.
+pub type Lines = Vec<String>;
+
+/// The minus sign of every reply: the narration's U+2212, also for points below zero (players
+/// may type either `-` or `−`).
+pub const MINUS: char = '\u{2212}';
+
+/// Half points as players read them: "1.5", "2", "−0.5".
+pub fn points(halves: i64) -> String {
+    let sign = if halves < 0 {
+        MINUS.to_string()
+    } else {
+        String::new()
+    };
+    let abs = halves.unsigned_abs();
+    if abs % 2 == 0 {
+        format!("{sign}{}", abs / 2)
+    } else {
+        format!("{sign}{}.5", abs / 2)
+    }
+}

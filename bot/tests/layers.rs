@@ -1,0 +1,167 @@
+//! The shape of the code, checked: the core's modules import one another without a cycle, and
+//! only the list of games names a game (ARCHITECTURE.md, "Architecture invariant"). The imports
+//! are read from the source, as `crate::MODULE` paths outside comments and test modules.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// `games` is the one module on both sides of the seam: its trait is the contract the core
+/// drives, and its list (`GAMES`) names every game, so it is where the program is put together.
+const REGISTRY: &str = "games";
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The source without its test module and comments.
+fn code(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]") {
+        Some(i) => &text[..i],
+        None => &text[..],
+    };
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The identifiers that follow `prefix` in `code`, and the names of a `prefix{a, b::c}` group.
+fn paths_after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (i, _) in code.match_indices(prefix) {
+        let rest = &code[i + prefix.len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            found.extend(group.split(',').map(|g| ident(g.trim())));
+        } else {
+            found.insert(ident(rest));
+        }
+    }
+    found.retain(|s| !s.is_empty());
+    found
+}
+
+/// Each top-level module of `bot/src` and the top-level modules it imports.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let rel = file.strip_prefix(&root).unwrap();
+        let top = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        let top = top.trim_end_matches(".rs").to_string();
+        if top == "lib" || top == "main" {
+            continue;
+        }
+        let deps = paths_after(&code(file), "crate::");
+        graph
+            .entry(top.clone())
+            .or_default()
+            .extend(deps.into_iter().filter(|d| *d != top));
+    }
+    let modules: BTreeSet<String> = graph.keys().cloned().collect();
+    for deps in graph.values_mut() {
+        deps.retain(|d| modules.contains(d));
+    }
+    graph
+}
+
+/// A cycle through `from`, if one exists, as the modules on it.
+fn cycle_from(graph: &BTreeMap<String, BTreeSet<String>>, from: &str) -> Option<Vec<String>> {
+    let mut stack = vec![(from.to_string(), vec![from.to_string()])];
+    let mut seen = BTreeSet::new();
+    while let Some((node, path)) = stack.pop() {
+        for next in graph.get(&node).into_iter().flatten() {
+            if next == from {
+                return Some(path);
+            }
+            if seen.insert(next.clone()) {
+                let mut longer = path.clone();
+                longer.push(next.clone());
+                stack.push((next.clone(), longer));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn the_core_modules_import_one_another_without_a_cycle() {
+    let mut graph = graph();
+    graph.remove(REGISTRY);
+    for deps in graph.values_mut() {
+        deps.remove(REGISTRY);
+    }
+    // The modules once in a circle (session, hub, desk, office, tournament) are all still here.
+    for m in [
+        "session",
+        "hub",
+        "desk",
+        "office",
+        "tournament",
+        "referee",
+        "store",
+    ] {
+        assert!(graph.contains_key(m), "no module {m}");
+    }
+    let cycles: Vec<String> = graph
+        .keys()
+        .filter_map(|m| cycle_from(&graph, m))
+        .map(|c| c.join(" -> "))
+        .collect();
+    assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+#[test]
+fn only_the_list_of_games_names_a_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let games: Vec<String> = std::fs::read_dir(root.join(REGISTRY))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
+    assert!(games.iter().any(|g| g == "tourney"), "{games:?}");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    for file in files {
+        let rel = file.strip_prefix(&root).unwrap();
+        let code = code(&file);
+        let named = paths_after(&code, "games::");
+        let own = rel
+            .strip_prefix(REGISTRY)
+            .ok()
+            .and_then(|r| r.components().next())
+            .map(|c| c.as_os_str().to_string_lossy().to_string());
+        let registry = rel == Path::new(REGISTRY).join("mod.rs");
+        for game in &games {
+            if registry || own.as_deref() == Some(game.as_str()) {
+                continue;
+            }
+            assert!(
+                !named.contains(game),
+                "{} names the game {game}: only {REGISTRY}/mod.rs may",
+                rel.display()
+            );
+        }
+    }
+}
