@@ -38,9 +38,11 @@ RUN set -eu; \
     rm -rf engine bot
 
 # Herald itself. The migrations are read at compile time: `sqlx::migrate!` embeds them in the
-# binary (bot/src/store/mod.rs), which applies them on start-up.
+# binary (bot/src/store/mod.rs), which applies them on start-up; so is docs/rulings.md, which
+# `/rules R26` quotes (bot/src/rules.rs).
 COPY engine engine
 COPY bot bot
+COPY docs docs
 COPY migrations migrations
 COPY config.example.toml ./
 RUN cargo build --release --locked -p herald-bot \

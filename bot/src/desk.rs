@@ -54,6 +54,7 @@ pub async fn handle(
         }
         Command::Roll { expr } => Ok(vec![roll(app, user, &expr)]),
         Command::Help { topic } => Ok(help(topic.as_deref(), '/')),
+        Command::Rules { topic } => Ok(crate::rules::answer(topic.as_deref())),
         Command::Odds { knight, other } => odds(app, realm, user, &knight, other.as_deref()).await,
         c if crate::history::handles(&c) => {
             crate::history::handle(app, realm, crate::games::PSIKNIGHT.id, user, c).await

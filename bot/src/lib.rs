@@ -26,6 +26,7 @@ pub mod referee;
 pub mod render;
 pub mod reply;
 pub mod resolve;
+pub mod rules;
 pub mod session;
 pub mod simulate;
 pub mod store;

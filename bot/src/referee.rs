@@ -165,6 +165,7 @@ impl<G: Game> Referee<G> {
             Command::NpcRetire { name } => self.npc_retire(name).await?,
             Command::As { name, command } => self.act_as(name, command, now).await?,
             Command::Game(g) => self.game_command(user, g, now).await?,
+            Command::Rules { topic } => self.game.rules(topic.as_deref()),
             Command::Odds { knight, other } => {
                 self.odds(user, knight, other.as_deref(), now).await?
             }

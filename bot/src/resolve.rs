@@ -238,23 +238,6 @@ pub async fn living_named(app: &App, realm: Id, name: &str) -> Result<Option<Kni
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    // R170: names are compared without case or accents.
-    #[test]
-    fn r170_names_fold_case_and_accents() {
-        assert_eq!(fold("Éowyn"), "eowyn");
-        assert_eq!(fold("  Sir   Bors "), "sir bors");
-        assert_eq!(fold("Þórr"), "thorr");
-        assert_eq!(fold("Straße"), "strasse");
-        assert_eq!(player_word("@bob"), Some("bob"));
-        assert_eq!(player_word("<@!42>"), Some("42"));
-        assert_eq!(player_word("bob"), None);
-    }
-}
-
 /// Why `name` cannot be a new knight's (or a new name), if it cannot: a living knight has it
 /// but for case or accents (R170), or a knight killed or retired keeps it (R171).
 pub async fn name_refusal(app: &App, realm: Id, name: &str, what: &str) -> Result<Option<String>> {
@@ -279,4 +262,21 @@ pub async fn name_refusal(app: &App, realm: Id, name: &str, what: &str) -> Resul
         )));
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // R170: names are compared without case or accents.
+    #[test]
+    fn r170_names_fold_case_and_accents() {
+        assert_eq!(fold("Éowyn"), "eowyn");
+        assert_eq!(fold("  Sir   Bors "), "sir bors");
+        assert_eq!(fold("Þórr"), "thorr");
+        assert_eq!(fold("Straße"), "strasse");
+        assert_eq!(player_word("@bob"), Some("bob"));
+        assert_eq!(player_word("<@!42>"), Some("42"));
+        assert_eq!(player_word("bob"), None);
+    }
 }

@@ -1,6 +1,6 @@
 //! A character's name, as every game checks it (R122): 1 to 32 characters, letters, digits,
 //! spaces, `'`, `-` and `.`, inner runs of spaces one (R170), so "Sir  Alan" and "Sir Alan"
-//! are one name.
+//! are one name; and a name [`fold`]ed for finding it whatever its case and accents (R170).
 
 use thiserror::Error;
 
@@ -40,25 +40,6 @@ pub fn check_name(name: &str) -> Result<String, NameError> {
         return Err(NameError::Character(c));
     }
     Ok(name)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    // R122: 1 to 32 characters of letters, digits, spaces, ' - and .; R170: spaces fold.
-    #[test]
-    fn r122_a_name_is_checked_and_its_spaces_folded() {
-        assert_eq!(check_name("  Sir   Alan "), Ok("Sir Alan".to_string()));
-        assert_eq!(
-            check_name("Éowyn O'Neil-Ap. 2"),
-            Ok("Éowyn O'Neil-Ap. 2".to_string())
-        );
-        assert_eq!(check_name("   "), Err(NameError::Empty));
-        assert_eq!(check_name(&"a".repeat(32)).map(|n| n.len()), Ok(32));
-        assert_eq!(check_name(&"a".repeat(33)), Err(NameError::TooLong(33)));
-        assert_eq!(check_name("Al@n"), Err(NameError::Character('@')));
-    }
 }
 
 /// A name folded for comparison: lower case, accents taken off Latin letters, runs of spaces one.
@@ -108,4 +89,23 @@ fn base(c: char) -> Option<&'static str> {
         'ź' | 'ż' | 'ž' => "z",
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // R122: 1 to 32 characters of letters, digits, spaces, ' - and .; R170: spaces fold.
+    #[test]
+    fn r122_a_name_is_checked_and_its_spaces_folded() {
+        assert_eq!(check_name("  Sir   Alan "), Ok("Sir Alan".to_string()));
+        assert_eq!(
+            check_name("Éowyn O'Neil-Ap. 2"),
+            Ok("Éowyn O'Neil-Ap. 2".to_string())
+        );
+        assert_eq!(check_name("   "), Err(NameError::Empty));
+        assert_eq!(check_name(&"a".repeat(32)).map(|n| n.len()), Ok(32));
+        assert_eq!(check_name(&"a".repeat(33)), Err(NameError::TooLong(33)));
+        assert_eq!(check_name("Al@n"), Err(NameError::Character('@')));
+    }
 }

@@ -153,6 +153,16 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// A character's sheet and state, for `/sheet` and the game's show command.
     fn sheet_lines(&self, character: &Character) -> Result<Vec<String>>;
 
+    /// `/rules [TOPIC]`: the game's rules summed up in chat, citing its rulings; without a
+    /// summary of its own, a game points to its commands.
+    fn rules(&self, topic: Option<&str>) -> Vec<String> {
+        let _ = topic;
+        vec![format!(
+            "{} has no summary of its rules in chat; /help lists its commands and how to use each.",
+            Self::NAME
+        )]
+    }
+
     /// After a fight, what the default policy does for an NPC between fights (T19: the
     /// smith), as a change to save; `None` when nothing.
     fn npc_between_fights(&self, character: &Character, day: &str) -> Option<AsOf>;

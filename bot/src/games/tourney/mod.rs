@@ -416,6 +416,16 @@ impl Game for Tourney {
         )])
     }
 
+    fn rules(&self, _topic: Option<&str>) -> Vec<String> {
+        vec![
+            "The Tourney, on foot: a roll-off decides who acts first (T9); in turn each knight may /attack or /yield, and a knight down (-1 on combat tests) must /stand, d6 + Strength above 3, before anything else (T8).".into(),
+            "An attack: both roll d6 + the skill of the weapon in hand; the attacker hits only above the defender's total, a tie is parried (T3); a 1 always fails and a 6 always succeeds (T2).".into(),
+            "A fumble damages the weapon in hand (twice: it is lost and the dagger is drawn) on 1-3, or fells the knight on 4-6 (T6, T7, T8).".into(),
+            "A hit takes the weapon's damage plus the Strength bonus off Health (T10, T11, T13); at Health 1 a knight has -1 on every test and may yield (T14); at 0 he is out until the realm's next day (T15).".into(),
+            "Between fights /smith repairs a damaged weapon at once; a lost one is replaced on the realm's next day, when all hits heal (T15, T16).".into(),
+        ]
+    }
+
     fn npc_between_fights(&self, c: &Character, day: &str) -> Option<AsOf> {
         // T19: the policy takes an NPC to the smith after each fight.
         let (sheet, state) = (sheet_of(c).ok()?, state_of(c).ok()?);
