@@ -86,10 +86,19 @@ pub enum Cmd {
         /// The options every subcommand takes.
         common: Common,
     },
+    /// Restores an export (`-` for standard input) into a new database, given by --db.
+    Import {
+        /// The export file, or `-`.
+        file: PathBuf,
+        #[command(flatten)]
+        /// The options every subcommand takes.
+        common: Common,
+    },
 }
 
 /// An error that ends the program with a status of its own, not the usual 1 (README, "Command
-/// line"): 2 for a database file that is not there, 3 for `verify` on a fight still open.
+/// line"): 2 for a database file that is not there (or, for `import`, one already there, or an
+/// export that is not whole), 3 for `verify` on a fight still open.
 #[derive(Debug)]
 pub struct Exit {
     /// The exit status.
@@ -226,6 +235,31 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
             let doc = crate::export::export(&store).await?;
             println!("{}", serde_json::to_string_pretty(&doc)?);
             Ok(())
+        }
+        Cmd::Import { file, common } => {
+            let (_, db) = config_and_db(&common)?;
+            let text = if file == Path::new("-") {
+                std::io::read_to_string(std::io::stdin())
+                    .context("cannot read the export from standard input")
+            } else {
+                std::fs::read_to_string(&file)
+                    .with_context(|| format!("cannot read the export {}", file.display()))
+            };
+            let refused = |message: String| Exit {
+                code: EXIT_NO_DATABASE,
+                message: format!(
+                    "cannot import {}: {message}; nothing was written",
+                    file.display()
+                ),
+            };
+            let text = text.map_err(|e| refused(format!("{e:#}")))?;
+            match crate::import::import(&text, &db).await? {
+                Ok(imported) => {
+                    println!("{}", imported.summary(&db));
+                    Ok(())
+                }
+                Err(line) => Err(refused(line).into()),
+            }
         }
     }
 }

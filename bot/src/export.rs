@@ -1,10 +1,126 @@
 //! `herald export`: the books as one JSON document, for backups and audits.
+//!
+//! The document has two parts. The readable one names knights and characters (`knights`,
+//! `ledger`, `fights`, `tournaments`, `characters`, and the books between fights: `allegiances`,
+//! `hostilities`, `captivities` with their ransom payments, `injuries`, `offers`, `grants`), for
+//! audits. `tables` holds every row of every table as stored, column by column, which is what
+//! `herald import` restores (see [`crate::import`]); `schema` is the last migration the books
+//! had, so an export is only read back by a Herald with the same tables.
 
 use crate::store::Store;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use herald_engine::psiknight::{PsiSkill, Skill};
 use serde_json::{json, Map, Value};
-use sqlx::Row;
+use sqlx::{Row, SqliteConnection};
+
+/// What an export says it is, so that `herald import` knows one when it reads one.
+pub const FORMAT: &str = "herald-books";
+
+/// Tables the database keeps by triggers from others (the folded names of `0006`): not
+/// exported, made again by the triggers as their rows are imported.
+const DERIVED: &[&str] = &["knight_folds"];
+
+/// The tables of the books, each with its columns in order, as the database at hand has them:
+/// every table but SQLite's own, the migrations' and the [`DERIVED`] ones.
+pub(crate) async fn tables(conn: &mut SqliteConnection) -> Result<Vec<(String, Vec<String>)>> {
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+         AND name <> '_sqlx_migrations' ORDER BY name",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut tables = Vec::new();
+    for name in names.into_iter().filter(|n| !DERIVED.contains(&n.as_str())) {
+        let columns = sqlx::query_scalar("SELECT name FROM pragma_table_info(?) ORDER BY cid")
+            .bind(&name)
+            .fetch_all(&mut *conn)
+            .await?;
+        tables.push((name, columns));
+    }
+    Ok(tables)
+}
+
+/// An identifier quoted for SQL.
+pub(crate) fn quoted(ident: &str) -> String {
+    format!("\"{}\"", ident.replace('"', "\"\""))
+}
+
+/// Every row of `table`, in the order of its rows, each an object of its columns' values as
+/// stored (integers, reals, text and nulls; a JSON text column stays a string).
+async fn rows(conn: &mut SqliteConnection, table: &str, columns: &[String]) -> Result<Vec<Value>> {
+    let pairs: Vec<String> = columns
+        .iter()
+        .map(|c| format!("'{}', {}", c.replace('\'', "''"), quoted(c)))
+        .collect();
+    let sql = format!(
+        "SELECT json_object({}) FROM {} ORDER BY rowid",
+        pairs.join(", "),
+        quoted(table)
+    );
+    objects(conn, &sql).await
+}
+
+/// The objects a query of one `json_object(...)` column builds, parsed.
+async fn objects(conn: &mut SqliteConnection, sql: &str) -> Result<Vec<Value>> {
+    sqlx::query_scalar::<_, String>(sql)
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|text| serde_json::from_str(text).context("a row read back as JSON"))
+        .collect()
+}
+
+/// The books between fights, named for audits: what the queries build, by section.
+const BETWEEN_FIGHTS: &[(&str, &str)] = &[
+    (
+        "allegiances",
+        "SELECT json_object('id', a.id, 'vassal', v.name, 'lord', l.name, \
+         'began_at', a.began_at, 'began_reason', json(a.began_reason), \
+         'ended_at', a.ended_at, 'ended_reason', json(a.ended_reason), \
+         'marks', (SELECT json_group_array(json_object('kind', m.kind, 'detail', m.detail, 'at', m.at)) \
+                   FROM allegiance_marks m WHERE m.allegiance_id = a.id)) \
+         FROM allegiances a JOIN knights v ON v.id = a.vassal_id JOIN knights l ON l.id = a.lord_id \
+         ORDER BY a.id",
+    ),
+    (
+        "hostilities",
+        "SELECT json_object('id', h.id, 'knights', json_array(a.name, b.name), \
+         'declared_by', d.name, 'reason', json(h.reason), 'began_at', h.began_at, \
+         'ended_at', h.ended_at, 'ended_reason', json(h.ended_reason)) \
+         FROM hostilities h JOIN knights a ON a.id = h.knight_lo JOIN knights b ON b.id = h.knight_hi \
+         LEFT JOIN knights d ON d.id = h.declared_by ORDER BY h.id",
+    ),
+    (
+        "captivities",
+        "SELECT json_object('id', c.id, 'captive', k.name, 'victor', v.name, 'fight', c.fight_id, \
+         'under_hostility', json(CASE WHEN c.under_hostility THEN 'true' ELSE 'false' END), \
+         'customary_ransom_halves', c.customary_halves, 'demanded_halves', c.demanded_halves, \
+         'began_at', c.began_at, 'ended_at', c.ended_at, 'ended_how', c.ended_how, \
+         'payments', (SELECT json_group_array(json_object('payer', p.name, 'halves', r.halves, \
+                      'ledger', r.ledger_id, 'at', r.at)) \
+                      FROM ransom_payments r JOIN knights p ON p.id = r.payer_id \
+                      WHERE r.captivity_id = c.id)) \
+         FROM captivities c JOIN knights k ON k.id = c.captive_id JOIN knights v ON v.id = c.victor_id \
+         ORDER BY c.id",
+    ),
+    (
+        "injuries",
+        "SELECT json_object('knight', k.name, 'day', i.day, 'fight', i.fight_id) \
+         FROM major_injuries i JOIN knights k ON k.id = i.knight_id ORDER BY i.rowid",
+    ),
+    (
+        "offers",
+        "SELECT json_object('from', f.name, 'to', t.name, 'act', o.act, 'at', o.at) \
+         FROM offers o JOIN knights f ON f.id = o.from_id JOIN knights t ON t.id = o.to_id \
+         ORDER BY o.rowid",
+    ),
+    (
+        "grants",
+        "SELECT json_object('lord', l.name, 'vassal', v.name, 'at', g.at) \
+         FROM grant_offers g JOIN knights l ON l.id = g.lord_id JOIN knights v ON v.id = g.vassal_id \
+         ORDER BY g.rowid",
+    ),
+];
 
 fn points(halves: i64) -> Value {
     if halves % 2 == 0 {
@@ -14,15 +130,17 @@ fn points(halves: i64) -> Value {
     }
 }
 
-/// Builds the export document: `{"knights": [...], "ledger": [...], "fights": [...],
-/// "tournaments": [...]}`.
+/// Builds the export document: `format` and `schema`, the readable sections (`knights`,
+/// `ledger`, `fights`, `tournaments`, `characters`, `allegiances`, `hostilities`,
+/// `captivities`, `injuries`, `offers`, `grants`) and `tables`, every stored row.
 pub async fn export(store: &Store) -> Result<Value> {
     let pool = store.pool();
     let mut knights = Vec::new();
     for row in sqlx::query(
         "SELECT k.*, u.name AS owner_name, r.name AS realm_name, \
          (SELECT COALESCE(SUM(hp_halves), 0) FROM ledger l WHERE l.knight_id = k.id) AS hp, \
-         (SELECT COALESCE(SUM(pp_halves), 0) FROM ledger l WHERE l.knight_id = k.id) AS pp \
+         (SELECT COALESCE(SUM(pp_halves), 0) FROM ledger l WHERE l.knight_id = k.id) AS pp, \
+         (SELECT name FROM knights lord WHERE lord.id = k.lord_id) AS lord_name \
          FROM knights k JOIN users u ON u.id = k.owner_id JOIN realms r ON r.id = k.realm_id ORDER BY k.id",
     )
     .fetch_all(pool)
@@ -32,6 +150,7 @@ pub async fn export(store: &Store) -> Result<Value> {
         for s in Skill::ALL {
             skills.insert(s.name().into(), json!(row.try_get::<i64, _>(s.name())?));
         }
+        let died_at = row.try_get::<Option<String>, _>("died_at")?;
         let mut psi = Map::new();
         for s in PsiSkill::ALL {
             psi.insert(s.name().into(), json!(row.try_get::<i64, _>(s.name())?));
@@ -49,7 +168,15 @@ pub async fn export(store: &Store) -> Result<Value> {
             "pp": points(row.try_get("pp")?),
             "landed": row.try_get::<bool, _>("landed")?,
             "title": row.try_get::<String, _>("rank")?,
+            "lord": row.try_get::<Option<String>, _>("lord_name")?,
             "retired": row.try_get::<bool, _>("retired")?,
+            // A dead knight is also retired (R33, R109): the status tells the two apart.
+            "status": match (row.try_get::<bool, _>("retired")?, died_at.is_some()) {
+                (_, true) => "killed",
+                (true, false) => "retired",
+                (false, false) => "active",
+            },
+            "died_at": died_at,
         }));
     }
     let mut ledger = Vec::new();
@@ -105,14 +232,25 @@ pub async fn export(store: &Store) -> Result<Value> {
     for row in sqlx::query(
         "SELECT t.*, r.name AS realm_name, \
          (SELECT json_group_array(k.name) FROM tournament_entries e JOIN knights k ON k.id = e.knight_id \
-          WHERE e.tournament_id = t.id) AS entrants \
+          WHERE e.tournament_id = t.id) AS entrants, \
+         (SELECT json_group_array(json_object('knight', k.name, 'player', e.user_name, 'at', e.at)) \
+          FROM tournament_entries e JOIN knights k ON k.id = e.knight_id \
+          WHERE e.tournament_id = t.id) AS entries, \
+         (SELECT json_group_array(json_object('knight', k.name, 'entry', l.id, \
+                 'hp_halves', l.hp_halves, 'pp_halves', l.pp_halves, 'reason', l.reason)) \
+          FROM ledger l JOIN knights k ON k.id = l.knight_id WHERE l.tournament_id = t.id) AS awards \
          FROM tournaments t JOIN realms r ON r.id = t.realm_id ORDER BY t.id",
     )
     .fetch_all(pool)
     .await?
     {
-        let entrants: Value =
-            serde_json::from_str(&row.try_get::<String, _>("entrants")?).unwrap_or(Value::Null);
+        let parsed = |column: &str| -> Result<Value> {
+            Ok(match row.try_get::<Option<String>, _>(column)? {
+                Some(text) => serde_json::from_str(&text)
+                    .with_context(|| format!("tournament {column} read back as JSON"))?,
+                None => Value::Null,
+            })
+        };
         tournaments.push(json!({
             "id": row.try_get::<i64, _>("id")?,
             "realm": row.try_get::<String, _>("realm_name")?,
@@ -124,8 +262,15 @@ pub async fn export(store: &Store) -> Result<Value> {
             "status": row.try_get::<String, _>("status")?,
             "scheduled_by": row.try_get::<String, _>("scheduled_by")?,
             "overrode": row.try_get::<Option<i64>, _>("overrode")?,
-            "entrants": entrants,
+            "entrants": parsed("entrants")?,
+            "entries": parsed("entries")?,
+            // The Lists and the Melee as they stand (or stood at the end): the bracket, the
+            // matches' results, the Melee's passes.
+            "state": parsed("state")?,
+            // The results as the ledger has them: each award of the tournament.
+            "awards": parsed("awards")?,
             "ended_at": row.try_get::<Option<String>, _>("ended_at")?,
+            "ended_by": row.try_get::<Option<String>, _>("ended_by")?,
         }));
     }
     let characters: Vec<Value> = store
@@ -146,11 +291,28 @@ pub async fn export(store: &Store) -> Result<Value> {
             })
         })
         .collect();
-    Ok(json!({
-        "knights": knights,
-        "ledger": ledger,
-        "fights": fights,
-        "tournaments": tournaments,
-        "characters": characters,
-    }))
+    let mut conn = pool.acquire().await?;
+    let mut doc = Map::new();
+    doc.insert("format".into(), json!(FORMAT));
+    let schema: Option<i64> = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+        .fetch_one(&mut *conn)
+        .await?;
+    doc.insert("schema".into(), json!(schema));
+    doc.insert("knights".into(), json!(knights));
+    doc.insert("ledger".into(), json!(ledger));
+    doc.insert("fights".into(), json!(fights));
+    doc.insert("tournaments".into(), json!(tournaments));
+    doc.insert("characters".into(), json!(characters));
+    for (section, sql) in BETWEEN_FIGHTS {
+        doc.insert((*section).into(), json!(objects(&mut conn, sql).await?));
+    }
+    let mut tables_doc = Map::new();
+    for (table, columns) in tables(&mut conn).await? {
+        tables_doc.insert(
+            table.clone(),
+            json!(rows(&mut conn, &table, &columns).await?),
+        );
+    }
+    doc.insert("tables".into(), Value::Object(tables_doc));
+    Ok(Value::Object(doc))
 }

@@ -550,3 +550,134 @@ fn logs_to_a_pipe_have_no_colours() {
     assert!(!err.is_empty(), "debug logs something: {}", show(&out));
     assert!(!err.contains('\u{1b}'), "ANSI escapes in: {err}");
 }
+
+// ----- herald import (issue 15, item 13) -----
+
+/// `herald export` then `herald import FILE --db NEW`: a new database with the same books, which
+/// exports the same document.
+#[test]
+fn import_restores_an_export_into_a_new_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("herald.db");
+    let out = script(&transcript("declined.txt"), &db, &[]);
+    assert!(out.status.success(), "{}", show(&out));
+    let first = herald().args(["export", "--db"]).arg(&db).output().unwrap();
+    assert!(first.status.success(), "{}", show(&first));
+    let file = dir.path().join("backup.json");
+    std::fs::write(&file, &first.stdout).unwrap();
+    let new = dir.path().join("restored.db");
+    let out = herald()
+        .arg("import")
+        .arg(&file)
+        .arg("--db")
+        .arg(&new)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(stdout(&out).contains("2 knights"), "{}", show(&out));
+    let second = herald()
+        .args(["export", "--db"])
+        .arg(&new)
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&first), stdout(&second));
+    // The fight of declined.txt still verifies in the restored books.
+    let out = herald()
+        .args(["verify", "1", "--db"])
+        .arg(&new)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", show(&out));
+}
+
+/// An existing file is never written over, and an export that is not whole (not JSON, cut
+/// short, a row that does not fit) is refused: one line naming what was wrong, status 2, and no
+/// file left behind.
+#[test]
+fn import_refuses_an_existing_file_or_a_broken_export_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("herald.db");
+    let out = script(&transcript("declined.txt"), &db, &[]);
+    assert!(out.status.success(), "{}", show(&out));
+    let export = herald().args(["export", "--db"]).arg(&db).output().unwrap();
+    let good = stdout(&export);
+    let doc: serde_json::Value = serde_json::from_str(&good).unwrap();
+
+    let import = |text: &str, new: &Path| {
+        let mut child = herald()
+            .args(["import", "-", "--db"])
+            .arg(new)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+
+    // An existing file: refused, and left as it was.
+    let before = std::fs::read(&db).unwrap();
+    let out = import(&good, &db);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(
+        stderr(&out).contains("there is already a file at"),
+        "{}",
+        show(&out)
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+
+    let mut dangling = doc.clone();
+    dangling["tables"]["knights"][0]["owner_id"] = serde_json::json!(99);
+    let mut twice = doc.clone();
+    let knight = twice["tables"]["knights"][0].clone();
+    twice["tables"]["knights"]
+        .as_array_mut()
+        .unwrap()
+        .push(knight);
+    let mut unknown = doc.clone();
+    unknown["tables"]["knights"][0]["charm"] = serde_json::json!(3);
+    let mut older = doc.clone();
+    older["schema"] = serde_json::json!(1);
+    let cases = [
+        (
+            good[..good.len() / 2].to_string(),
+            "not an export of Herald's books",
+        ),
+        ("{}".to_string(), "not an export of Herald's books"),
+        (older.to_string(), "migration 1"),
+        (
+            dangling.to_string(),
+            "names a row of 'users' the export does not hold",
+        ),
+        (twice.to_string(), "UNIQUE constraint failed"),
+        (
+            unknown.to_string(),
+            "a column 'charm' the table does not have",
+        ),
+    ];
+    for (i, (text, said)) in cases.iter().enumerate() {
+        let new = dir.path().join(format!("new{i}.db"));
+        let out = import(text, &new);
+        assert_eq!(out.status.code(), Some(2), "case {i}: {}", show(&out));
+        let err = stderr(&out);
+        assert!(err.contains(said), "case {i}: {}", show(&out));
+        assert_eq!(
+            err.trim().lines().count(),
+            1,
+            "case {i}: one line: {}",
+            show(&out)
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with("herald.db"))
+            .collect();
+        assert!(left.is_empty(), "case {i} left {left:?}");
+    }
+}
