@@ -2,8 +2,6 @@
 //! (round 10, PF32; each test's effects bounded), and a refused decision changes nothing. The
 //! fighters range over everything an NPC may be (PF31), with any health a challenge accepts.
 
-mod pfpduel_common;
-
 use herald_engine::dice::SeededDice;
 use herald_engine::game::Side;
 use herald_engine::pfpduel::{Decision, Duel, DuelSetup, Entrant, PfpSheet, MAX_ROUNDS};
