@@ -28,6 +28,8 @@ pub struct Config {
     pub games: GamesConfig,
     /// The Tourney's house tables (`[tourney.weapons]`, ...), read by that game's folder.
     pub tourney: Option<toml::Value>,
+    /// The PFP duel's house numbers (`[pfpduel]`: power, health), read by that game's folder.
+    pub pfpduel: Option<toml::Value>,
 }
 
 /// `[games]`: the game channels play unless a moderator chose another (`/game ID`).

@@ -1143,6 +1143,10 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
 fn bout_name(bout: &OpenBout, side: Side) -> String {
     bout.setup
         .pointer(&format!("/knights/{}/sheet/name", side.index()))
+        .or_else(|| {
+            bout.setup
+                .pointer(&format!("/minds/{}/sheet/name", side.index()))
+        })
         .and_then(|v| v.as_str())
         .map_or_else(|| bout.users[side.index()].clone(), str::to_string)
 }

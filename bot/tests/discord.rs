@@ -699,3 +699,99 @@ async fn a_tourney_bout_is_fought_by_buttons() {
         button(EVAN, "attack")
     );
 }
+
+// The PFP duel on Discord: its commands come from its table, and its prompts' options with
+// arguments (/dice 0, /keep 6 2, /reroll 6, /effect pain 2) are buttons that send the whole line.
+// The page's worked example, fought by buttons up to Ann's ejection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pfp_duel_is_fought_by_buttons() {
+    let config: Config = toml::from_str("[games]\ndefault = \"pfpduel\"\n").unwrap();
+    let mut herald = Herald::start_with(Settings::default(), config).await;
+    let create = |name: &str| json!([{"name": "create", "type": 1, "options": [{"name": "name", "type": 3, "value": name}]}]);
+    let answer = herald
+        .command(DANA, "psionist", create("Ann"), json!({}))
+        .await;
+    assert!(
+        content(&answer).starts_with("Ann is ready for the PFP duel."),
+        "{answer:?}"
+    );
+    herald
+        .command(EVAN, "psionist", create("Bo"), json!({}))
+        .await;
+    let resolved = json!({"users": {EVAN.to_string(): fake::user_json(EVAN)}});
+    let challenge = herald
+        .command(
+            DANA,
+            "challenge",
+            json!([{"name": "target", "type": 6, "value": EVAN.to_string()}]),
+            resolved,
+        )
+        .await;
+    assert!(
+        content(&challenge).contains(&format!("to a psionic duel! <@{EVAN}>: /accept")),
+        "{challenge:?}"
+    );
+    herald.app.queue.push([5, 6, 3, 3, 2, 5]);
+    let (_, step) = herald.press(EVAN, &button(EVAN, "accept")).await;
+    assert!(
+        content(&step).contains("Bo is high (activates first)"),
+        "{step:?}"
+    );
+    let row = &step.body["components"][0]["components"];
+    assert_eq!(row[0]["custom_id"], button(EVAN, "duel"));
+    assert_eq!(row[0]["label"], "Duel");
+    let (_, step) = herald.press(EVAN, &button(EVAN, "duel")).await;
+    // Ann's dice: /dice 0 ... /dice 3, /yield: one row of five.
+    let row = &step.body["components"][0]["components"];
+    assert_eq!(row[0]["custom_id"], button(DANA, "dice 0"));
+    assert_eq!(row[0]["label"], "Dice 0");
+    assert_eq!(row[4]["custom_id"], button(DANA, "yield"));
+    herald.app.queue.push([6, 2, 2]);
+    let (_, step) = herald.press(DANA, &button(DANA, "dice 0")).await;
+    assert!(
+        content(&step).contains("Ann throws for the duel (defender): 3 + 0 = 3 dice: 6 2 2."),
+        "{step:?}"
+    );
+    // Seven options to keep: two rows, both Ann's.
+    let rows = step.body["components"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(
+        rows[0]["components"][0]["custom_id"],
+        button(DANA, "keep 6 2")
+    );
+    assert_eq!(
+        rows[0]["components"][2]["custom_id"],
+        button(DANA, "keep 2 2 maneuver")
+    );
+    assert_eq!(rows[1]["components"][1]["custom_id"], button(DANA, "yield"));
+    let (_, step) = herald.press(DANA, &button(DANA, "keep 6 2")).await;
+    assert!(content(&step).contains("Ann keeps 6 2."), "{step:?}");
+    herald.app.queue.push([5, 5, 3, 1]);
+    herald.press(EVAN, &button(EVAN, "dice 1")).await;
+    let (_, step) = herald.press(EVAN, &button(EVAN, "keep 5 5 maneuver")).await;
+    assert_eq!(
+        step.body["components"][0]["components"][0]["custom_id"],
+        button(EVAN, "reroll 6")
+    );
+    herald.app.queue.push([1]);
+    herald.press(EVAN, &button(EVAN, "reroll 6")).await;
+    let (_, step) = herald.press(DANA, &button(DANA, "keep 2 2 weaken")).await;
+    let text = content(&step);
+    assert!(
+        text.contains(
+            "Duel: Bo 5+5 + 1 = 11 [maneuver] vs Ann 2+2 + 2 = 6 [weaken]: Bo wins by 5."
+        ),
+        "{text}"
+    );
+    let (_, step) = herald.press(EVAN, &button(EVAN, "effect pain 2")).await;
+    assert!(
+        content(&step).contains("Bo's Psychic pain 2 on Ann, the first PFP free (PF15)."),
+        "{step:?}"
+    );
+    let (_, step) = herald.press(EVAN, &button(EVAN, "effect pain 2")).await;
+    assert!(content(&step).contains("health 2."), "{step:?}");
+    assert_eq!(
+        step.body["components"][0]["components"][0]["custom_id"],
+        button(DANA, "eject")
+    );
+}

@@ -19,6 +19,7 @@ use herald_engine::game::{Fight, Prompt, Side};
 use serde_json::Value;
 use std::sync::Arc;
 
+pub mod pfpduel;
 pub mod tourney;
 
 /// The names of a fight's two sides: "Sir Ector" for narration, and who speaks for each (the
@@ -245,6 +246,16 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| tourney::Tourney::new(config).map(drop),
         verify: Some(crate::referee::verify::<tourney::Tourney>),
         matchup: Some(crate::simulate::matchup::<tourney::Tourney>),
+    },
+    GameInfo {
+        id: pfpduel::PfpDuel::ID,
+        name: pfpduel::PfpDuel::NAME,
+        commands: pfpduel::PfpDuel::commands,
+        start: "create a psionist with /psionist create NAME, then /challenge TARGET",
+        table: Some(crate::referee::table::<pfpduel::PfpDuel>),
+        check: |config| pfpduel::PfpDuel::new(config).map(drop),
+        verify: Some(crate::referee::verify::<pfpduel::PfpDuel>),
+        matchup: Some(crate::simulate::matchup::<pfpduel::PfpDuel>),
     },
 ];
 

@@ -119,6 +119,17 @@ impl Decision {
         }
     }
 
+    /// A puppet of `strikes` strikes then `grounds` grounds (PF20, counted).
+    pub fn puppet(strikes: u8, grounds: u8) -> Decision {
+        let n = strikes.saturating_add(grounds).min(7);
+        let g = grounds.min(n);
+        Decision::Effect {
+            kind: MentalKind::Puppet,
+            strength: n,
+            bits: (((1u16 << g) - 1) << (n - g)) as u8,
+        }
+    }
+
     /// The command word alone: `keep`, `effect`.
     pub fn word(self) -> &'static str {
         match self {
@@ -149,18 +160,13 @@ impl fmt::Display for Decision {
                 strength,
                 bits,
             } => {
-                f.write_str("effect puppet")?;
-                let actions = PuppetActions {
-                    len: strength,
-                    bits,
-                };
-                for a in actions.iter() {
-                    match a {
-                        super::event::PuppetAction::Strike => f.write_str(" strike")?,
-                        super::event::PuppetAction::Ground => f.write_str(" ground")?,
-                    }
-                }
-                Ok(())
+                // Counted: `effect puppet S G`, S strikes and G grounds (PF20).
+                let grounds = (bits & ((1u16 << strength.min(7)) - 1) as u8).count_ones() as u8;
+                write!(
+                    f,
+                    "effect puppet {} {grounds}",
+                    strength.saturating_sub(grounds)
+                )
             }
             Decision::Effect { kind, strength, .. } => {
                 write!(f, "effect {} {strength}", kind.word())
@@ -547,6 +553,44 @@ impl Duel {
         self.test.kind
     }
 
+    /// The side acting in the test under way: the duel's attacker, the contacting psionist,
+    /// the ejecting victim.
+    pub fn test_actor(&self) -> Side {
+        self.test.actor
+    }
+
+    /// The dice a side keeps in the duel under way, once it has kept.
+    pub fn kept(&self, side: Side) -> Option<&[u8]> {
+        let t = &self.test;
+        t.kept_once[side.index()].then(|| t.kept[side.index()].as_slice())
+    }
+
+    /// Whether the awaited keep is a keep again after a Maneuver's reroll (PF10).
+    pub fn is_rekeep(&self) -> bool {
+        matches!(self.phase, Phase::Keep(_, true))
+    }
+
+    /// The Physical blockage actions a side holds in stock (PF19).
+    pub fn hold_stock(&self, side: Side) -> u8 {
+        self.m[side.index()].stock
+    }
+
+    /// The Mental block a side holds on the other's ejections (PF18).
+    pub fn mental_block(&self, side: Side) -> u8 {
+        self.m[side.index()].block
+    }
+
+    /// The last round through which a side may not duel or contact the other (PF13); 0 for
+    /// none.
+    pub fn barred_until(&self, side: Side) -> u32 {
+        self.m[side.index()].barred_until
+    }
+
+    /// Whether a side is a psionist (not an open-mind NPC).
+    pub fn is_psionist(&self, side: Side) -> bool {
+        self.m[side.index()].psionist
+    }
+
     /// Who must decide now; `None` once the fight is over.
     pub fn awaited(&self) -> Option<Side> {
         match self.phase {
@@ -671,13 +715,11 @@ impl Duel {
                 });
             }
         }
+        // PF20: the order of forced actions changes nothing, so a puppet is counted: S
+        // strikes then G grounds, S + G from 1 to the power.
         for n in 1..=max.min(7) {
-            for bits in 0..(1u16 << n) {
-                out.push(Decision::Effect {
-                    kind: MentalKind::Puppet,
-                    strength: n,
-                    bits: bits as u8,
-                });
+            for grounds in 0..=n {
+                out.push(Decision::puppet(n - grounds, grounds));
             }
         }
     }

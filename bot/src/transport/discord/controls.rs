@@ -45,11 +45,18 @@ const BUTTONS: &[(&str, &str, ButtonStyle)] = &[
     ("yield", "Yield", ButtonStyle::Danger),
 ];
 
+/// The longest command a button stands for: its `custom_id` (`herald:USER:COMMAND`) must stay
+/// within Discord's 100 characters.
+const MAX_COMMAND: usize = 64;
+
 /// A word's button: its label and colour from [`BUTTONS`], else, for a decision of any game's
 /// table, the word itself as the label.
 fn button_word(word: &str) -> Option<(&'static str, String, ButtonStyle)> {
     if let Some((w, label, style)) = BUTTONS.iter().find(|(w, _, _)| *w == word) {
         return Some((w, label.to_string(), *style));
+    }
+    if let Some((first, args)) = word.split_once(' ') {
+        return button_command(first, args);
     }
     let w = decision_word(word)?;
     let mut c = w.chars();
@@ -58,6 +65,22 @@ fn button_word(word: &str) -> Option<(&'static str, String, ButtonStyle)> {
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default();
     Some((w, label, ButtonStyle::Primary))
+}
+
+/// A decision with its arguments (`keep 5 5 maneuver`, `dice 2`): the command word's button,
+/// its label followed by the arguments ("Keep 5 5 maneuver"). The arguments are plain words
+/// and numbers, and the whole stays short enough for a `custom_id`.
+fn button_command(first: &str, args: &str) -> Option<(&'static str, String, ButtonStyle)> {
+    let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == ' ';
+    if args.trim().is_empty()
+        || !args.chars().all(plain)
+        || args.contains("  ")
+        || first.len() + 1 + args.len() > MAX_COMMAND
+    {
+        return None;
+    }
+    let (w, label, style) = button_word(first)?;
+    Some((w, format!("{label} {args}"), style))
 }
 
 /// `word` as a decision command of some game's table.
@@ -72,11 +95,12 @@ fn decision_word(word: &str) -> Option<&'static str> {
 
 /// Whether a prompt offering `words` is one of a game that arms psi: some word of it is a
 /// decision only games with a `/psi` command have (a Tourney `/attack, /yield` is not).
-fn arms_psi(words: &[&str]) -> bool {
+fn arms_psi(words: &[String]) -> bool {
     let has = |g: &crate::games::GameInfo, word: &str| {
         (g.commands)().iter().any(|s| s.path.first() == Some(&word))
     };
     words.iter().any(|w| {
+        let w = w.as_str();
         let mut games = crate::games::GAMES.iter().filter(|g| has(g, w)).peekable();
         games.peek().is_some() && games.all(|g| has(g, PSI))
     })
@@ -91,8 +115,9 @@ pub struct Awaited {
     pub name: String,
     /// What they are asked, as the line says it: "announce a sweep or not".
     pub what: String,
-    /// The command words they may answer with, in the line's order.
-    pub words: Vec<&'static str>,
+    /// The commands they may answer with, in the line's order: a word (`sweep`), or a word
+    /// with its arguments (`keep 5 5 maneuver`).
+    pub words: Vec<String>,
     /// Whether psi may be declared now (a fight's prompt, not a challenge).
     pub psi: bool,
 }
@@ -108,16 +133,22 @@ fn user_of(text: &str) -> Option<String> {
     (!bare.is_empty() && !bare.contains(char::is_whitespace)).then(|| bare.to_string())
 }
 
-/// The `/a, /b, /c` list of a prompt, as known button words; `None` if it is not such a list.
-fn words_of(list: &str) -> Option<Vec<&'static str>> {
+/// The `/a, /b 2, /c` list of a prompt, as known button commands; `None` if it is not such a
+/// list. An option may carry arguments (`/keep 5 5 maneuver`): it is kept whole.
+fn words_of(list: &str) -> Option<Vec<String>> {
     let mut words = Vec::new();
     for item in list.split(", ") {
-        let word = item.strip_prefix('/')?;
+        let item = item.strip_prefix('/')?;
+        let word = item.split(' ').next().unwrap_or("");
         if word.is_empty() || !word.chars().all(|c| c.is_ascii_lowercase()) {
             return None;
         }
-        if let Some((w, _, _)) = button_word(word) {
-            words.push(w);
+        if word == item {
+            if let Some((w, _, _)) = button_word(word) {
+                words.push(w.to_string());
+            }
+        } else if button_word(item).is_some() {
+            words.push(item.to_string());
         }
     }
     Some(words)
@@ -160,7 +191,7 @@ fn challenge(line: &str) -> Option<Awaited> {
         user: user_of(user)?,
         name: name.to_string(),
         what: "answer the challenge".into(),
-        words: vec!["accept", "decline"],
+        words: vec!["accept".into(), "decline".into()],
         psi: false,
     })
 }
@@ -198,30 +229,53 @@ pub struct Controls {
 }
 
 impl Controls {
-    /// The controls for the players `waiting` names: a row of buttons each, then each fighter's
-    /// psi menu while rows are left. With two players waiting, each label names whose it is.
+    /// The controls for the players `waiting` names: their buttons, five a row (several rows
+    /// for a prompt with many options, as far as Discord's five rows allow; one row each when
+    /// two players wait), then each fighter's psi menu while rows are left. With two players
+    /// waiting, each label names whose it is. When a prompt's options do not all fit, `/yield`
+    /// keeps the last place.
     pub fn for_awaited(waiting: &[Awaited]) -> Controls {
         let mut rows = Vec::new();
         let several = waiting.len() > 1;
         for a in waiting {
-            let buttons: Vec<(String, String)> = a
+            let room = if several {
+                MAX_BUTTONS
+            } else {
+                MAX_BUTTONS * MAX_ROWS
+            };
+            let mut buttons: Vec<(String, String)> = a
                 .words
                 .iter()
-                .filter_map(|w| button_word(w))
-                .take(MAX_BUTTONS)
-                .map(|(w, label, _)| {
+                .filter_map(|w| {
+                    let (word, label, _) = button_word(w)?;
+                    let command = if w.contains(' ') {
+                        w.clone()
+                    } else {
+                        word.to_string()
+                    };
+                    Some((command, label))
+                })
+                .map(|(w, label)| {
                     let label = if several {
                         format!("{}: {label}", a.name)
                     } else {
-                        label.to_string()
+                        label
                     };
-                    (w.to_string(), truncate(&label, 80))
+                    (w, truncate(&label, 80))
                 })
                 .collect();
-            if !buttons.is_empty() {
+            if buttons.len() > room {
+                let last = buttons.pop().filter(|(w, _)| w == "yield");
+                buttons.truncate(room - usize::from(last.is_some()));
+                buttons.extend(last);
+            }
+            for chunk in buttons.chunks(MAX_BUTTONS) {
+                if rows.len() >= MAX_ROWS {
+                    break;
+                }
                 rows.push(Row {
                     user: a.user.clone(),
-                    kind: RowKind::Buttons(buttons),
+                    kind: RowKind::Buttons(chunk.to_vec()),
                     disabled: false,
                 });
             }
@@ -411,7 +465,7 @@ pub fn press(custom_id: &str, values: &[String], presser: &str) -> Press {
             Some(v) if PSI_OR_OFF_WORDS.contains(&v.as_str()) => format!("/psi {v}"),
             _ => return Press::Unknown,
         }
-    } else if button_word(word).is_some() {
+    } else if word.len() <= MAX_COMMAND && button_word(word).is_some() {
         format!("/{word}")
     } else {
         return Press::Unknown;
@@ -446,7 +500,7 @@ pub fn refusal(awaited_user: &str, message: &str) -> String {
 }
 
 /// `/a, /b or /c`.
-fn join_or(words: &[&str]) -> String {
+fn join_or(words: &[String]) -> String {
     let words: Vec<String> = words.iter().map(|w| format!("/{w}")).collect();
     match words.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
@@ -683,5 +737,122 @@ mod tests {
         assert_eq!(truncate("abc", 3), "abc");
         assert_eq!(truncate("abcd", 3), "ab…");
         assert_eq!(truncate("ééééé", 4), "ééé…");
+    }
+
+    // A PFP duel's options carry their arguments: each is a button that sends the whole line.
+    #[test]
+    fn options_with_arguments_get_buttons_that_send_the_whole_command() {
+        let line = "Ann (111), keep two of your dice 6 2 2 (defender): /keep 6 2, /keep 2 2, /keep 2 2 maneuver, /keep 2 2 iron, /keep 2 2 vanish, /keep 2 2 weaken, /yield (120s, then /keep 6 2).";
+        let a = awaited(line).expect("a prompt");
+        assert_eq!(a.what, "keep two of your dice 6 2 2 (defender)");
+        assert_eq!(
+            a.words,
+            vec![
+                "keep 6 2",
+                "keep 2 2",
+                "keep 2 2 maneuver",
+                "keep 2 2 iron",
+                "keep 2 2 vanish",
+                "keep 2 2 weaken",
+                "yield"
+            ]
+        );
+        assert!(!a.psi, "the PFP duel arms no psi");
+        let c = Controls::for_awaited(&[a]);
+        assert_eq!(c.rows.len(), 2, "seven buttons: two rows for one player");
+        let RowKind::Buttons(first) = &c.rows[0].kind else {
+            panic!("buttons")
+        };
+        assert_eq!(first.len(), 5);
+        assert_eq!(
+            first[2],
+            ("keep 2 2 maneuver".into(), "Keep 2 2 maneuver".into())
+        );
+        assert!(c.rows.iter().all(|r| r.user == "111"));
+        let json = serde_json::to_value(c.to_components()).unwrap();
+        assert_eq!(
+            json[0]["components"][2]["custom_id"],
+            "herald:111:keep 2 2 maneuver"
+        );
+        assert_eq!(json[1]["components"][1]["custom_id"], "herald:111:yield");
+        assert_eq!(
+            press("herald:111:keep 2 2 maneuver", &[], "111"),
+            Press::Line {
+                line: "/keep 2 2 maneuver".into(),
+                declaration: false
+            }
+        );
+        assert_eq!(
+            press("herald:111:dice 2", &[], "222"),
+            Press::NotYours {
+                awaited: "111".into()
+            }
+        );
+        // Only a game's decision, with plain arguments, is a command a press may send.
+        assert_eq!(press("herald:111:launch 2", &[], "111"), Press::Unknown);
+        assert_eq!(
+            press("herald:111:keep 2 2; drop", &[], "111"),
+            Press::Unknown
+        );
+        // Read back from a sent message, they are the same controls.
+        let rows: Vec<ActionRow> = serde_json::from_value(json).unwrap();
+        assert_eq!(Controls::from_components(&rows), c);
+    }
+
+    // Discord's limits: five buttons a row, five rows, 80 characters a label; /yield keeps the
+    // last place when the options do not all fit.
+    #[test]
+    fn many_options_stay_within_discords_limits() {
+        let options: Vec<String> = (1..=6)
+            .flat_map(|n| {
+                ["pain", "mental", "physical"]
+                    .into_iter()
+                    .map(move |k| format!("/effect {k} {n}"))
+            })
+            .chain((0..=6).map(|g| format!("/effect puppet {} {g}", 6 - g)))
+            .chain([
+                "/recover".to_string(),
+                "/end".to_string(),
+                "/yield".to_string(),
+            ])
+            .collect();
+        let line = format!(
+            "Vex (111), your activation: 3 AP, 0/2 psionic actions, 9 PFP: {} (120s, then /effect pain 6).",
+            options.join(", ")
+        );
+        let a = awaited(&line).expect("a prompt");
+        assert_eq!(a.words.len(), options.len());
+        let c = Controls::for_awaited(&[a]);
+        assert_eq!(c.rows.len(), 5);
+        let buttons: Vec<&(String, String)> = c
+            .rows
+            .iter()
+            .flat_map(|r| match &r.kind {
+                RowKind::Buttons(b) => b.iter(),
+                RowKind::Psi(_) => [].iter(),
+            })
+            .collect();
+        assert_eq!(buttons.len(), 25);
+        assert!(c.rows.iter().all(|r| match &r.kind {
+            RowKind::Buttons(b) => b.len() <= 5,
+            RowKind::Psi(_) => false,
+        }));
+        assert_eq!(buttons[0].0, "effect pain 1");
+        assert_eq!(buttons[24].0, "yield");
+        let long = "Ann (111), x: /dice 1, /yield (5s, then /dice 1).";
+        let c = Controls::for_awaited(&[awaited(long).unwrap()]);
+        let name = "N".repeat(90);
+        let two = Controls::for_awaited(&[
+            Awaited {
+                name: name.clone(),
+                ..awaited(long).unwrap()
+            },
+            awaited(long).unwrap(),
+        ]);
+        let RowKind::Buttons(b) = &two.rows[0].kind else {
+            panic!("buttons")
+        };
+        assert_eq!(b[0].1.chars().count(), 80);
+        assert_eq!(c.rows.len(), 1);
     }
 }
