@@ -41,6 +41,18 @@ pub struct Outgoing {
     pub text: String,
 }
 
+/// What a line of chat is answered with: lines for its channel, and lines for its speaker
+/// alone (a psi skill armed is its knight's secret until it fires, R21). Transports send the
+/// private lines privately: by private message on IRC, ephemerally on Discord, and as
+/// `[to NICK] ...` in the console and in transcripts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// For the channel.
+    pub lines: Lines,
+    /// For the speaker alone.
+    pub private: Lines,
+}
+
 /// A session's mail. Sent boxed: a mailbox's slots are then one pointer each, which matters
 /// with 10,000 channels open.
 enum Msg {
@@ -48,7 +60,7 @@ enum Msg {
         user: String,
         rights: Rights,
         command: Command,
-        reply: oneshot::Sender<Lines>,
+        reply: oneshot::Sender<Answer>,
     },
     Fire {
         reply: oneshot::Sender<Lines>,
@@ -69,6 +81,11 @@ enum Msg {
     Tournaments {
         announce: bool,
         reply: oneshot::Sender<Lines>,
+    },
+    /// Whether a player is a party to the challenge open in the channel.
+    Challenged {
+        user: String,
+        reply: oneshot::Sender<bool>,
     },
 }
 
@@ -158,12 +175,18 @@ impl Hub {
     }
 
     /// Handles one line of chat; returns the replies for its channel (none for ordinary chat).
+    /// Lines for the speaker alone are left out: [`Hub::answer`] has them.
     pub async fn handle(&self, incoming: &Incoming) -> Lines {
         self.handle_as(incoming, Rights::default()).await
     }
 
     /// As [`Hub::handle`], for a speaker whose platform grants `rights`.
     pub async fn handle_as(&self, incoming: &Incoming, rights: Rights) -> Lines {
+        self.answer(incoming, rights).await.lines
+    }
+
+    /// Handles one line of chat: the replies for its channel and those for its speaker alone.
+    pub async fn answer(&self, incoming: &Incoming, rights: Rights) -> Answer {
         let game = match self.app.realm(&incoming.realm).await {
             Ok(realm) => self.app.game_of(realm, &incoming.channel).await,
             Err(e) => Err(e),
@@ -172,10 +195,13 @@ impl Hub {
             Ok(g) => g,
             Err(e) => {
                 tracing::error!("cannot tell the game of {}: {e:#}", incoming.channel);
-                return vec![
-                    "Herald could not read the books just now; nothing was changed. Please try again."
-                        .into(),
-                ];
+                return Answer {
+                    lines: vec![
+                        "Herald could not read the books just now; nothing was changed. Please try again."
+                            .into(),
+                    ],
+                    private: Vec::new(),
+                };
             }
         };
         let parsed = match game.table {
@@ -183,12 +209,15 @@ impl Hub {
             None => parse(&incoming.text, &self.prefixes),
         };
         let command = match parsed {
-            None => return Vec::new(),
+            None => return Answer::default(),
             Some(Err(e)) => {
-                return vec![match other_game(&incoming.text, &self.prefixes, game) {
-                    Some(line) => format!("{line} {} plays {}.", incoming.channel, game.name),
-                    None => e.to_string(),
-                }]
+                return Answer {
+                    lines: vec![match other_game(&incoming.text, &self.prefixes, game) {
+                        Some(line) => format!("{line} {} plays {}.", incoming.channel, game.name),
+                        None => e.to_string(),
+                    }],
+                    private: Vec::new(),
+                }
             }
             Some(Ok(c)) => c,
         };
@@ -202,7 +231,7 @@ impl Hub {
             command,
             reply,
         };
-        let lines = self
+        let answer = self
             .ask(&incoming.realm, &incoming.channel, msg, answer)
             .await;
         if scheduled {
@@ -216,7 +245,39 @@ impl Hub {
                 }
             }
         }
-        lines
+        answer
+    }
+
+    /// The channels of `realm` where `user` has a challenge, a fight or a tournament under way
+    /// (the places a private `/psi` may be meant for), sorted.
+    pub async fn engaged(&self, realm: &str, user: &str) -> Result<Vec<String>> {
+        let realm_id = self.app.realm(realm).await?;
+        let mut channels = Vec::new();
+        if let Some(k) = self.app.store.knight_of(realm_id, user).await? {
+            channels.extend(self.app.fighting_in(k.id));
+            channels.extend(self.app.enlisted_in(k.id));
+        }
+        let keys: Vec<Key> = self
+            .sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .filter(|(r, _)| r == realm)
+            .cloned()
+            .collect();
+        for (r, channel) in keys {
+            let (reply, answer) = oneshot::channel();
+            let msg = Msg::Challenged {
+                user: user.to_string(),
+                reply,
+            };
+            if self.ask(&r, &channel, msg, answer).await {
+                channels.push(channel);
+            }
+        }
+        channels.sort();
+        channels.dedup();
+        Ok(channels)
     }
 
     /// Has each channel holding a tournament of `realm` load it, except `skip` (which already
@@ -411,7 +472,11 @@ async fn actor(
                 match *msg {
                     // Boxed so an idle actor holds only a small future (10,000 channels at once).
                     Msg::Command { user, rights, command, reply } => {
-                        let _ = reply.send(Box::pin(session.handle(&user, rights, command, now)).await);
+                        let lines = Box::pin(session.handle(&user, rights, command, now)).await;
+                        let _ = reply.send(Answer { lines, private: session.take_private() });
+                    }
+                    Msg::Challenged { user, reply } => {
+                        let _ = reply.send(session.challenges(&user));
                     }
                     Msg::Fire { reply } => {
                         let _ = reply.send(Box::pin(session.on_deadline(now)).await);

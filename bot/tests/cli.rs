@@ -85,9 +85,19 @@ fn script_prints_channel_prefixed_replies_and_one_json_event_per_line() {
     let text = stdout(&out);
     assert!(text.lines().count() > 20, "{text}");
     for line in text.lines() {
-        assert!(line.starts_with("[#lists] "), "unprefixed line: {line:?}");
-        assert!(line.len() > "[#lists] ".len(), "empty reply: {line:?}");
+        // A psi skill armed is told to its knight alone: `[to dana]`.
+        let prefix = ["[#lists] ", "[to dana] "]
+            .into_iter()
+            .find(|p| line.starts_with(p));
+        let Some(prefix) = prefix else {
+            panic!("unprefixed line: {line:?}");
+        };
+        assert!(line.len() > prefix.len(), "empty reply: {line:?}");
     }
+    assert!(
+        text.contains("[to dana] Dame Dara arms Hypercognition."),
+        "{text}"
+    );
     assert!(text.contains("[#lists] Dame Dara is unhorsed!"), "{text}");
 
     let events = std::fs::read_to_string(&events).expect("the events file");

@@ -455,6 +455,10 @@ async fn a_press_by_someone_else_is_refused_privately() {
         })
         .await;
     assert_eq!(content(&said), "Dame Dara disarms psi.");
+    assert_eq!(
+        said.body["flags"], 64,
+        "a disarming is the presser's alone (R21)"
+    );
     // Dara's own press still works, so the bystander's did not count.
     let (_, step) = herald.press(DANA, &button(DANA, "sweep")).await;
     assert!(
@@ -793,5 +797,108 @@ async fn a_pfp_duel_is_fought_by_buttons() {
     assert_eq!(
         step.body["components"][0]["components"][0]["custom_id"],
         button(DANA, "eject")
+/// Sends a slash command; returns its deferral and its answer.
+async fn deferred(herald: &mut Herald, user: u64, name: &str, options: Value) -> (Call, Call) {
+    let token = herald.fake.command(user, name, options, json!({}));
+    let deferral = herald
+        .fake
+        .wait_for("the deferral", |c| {
+            c.path.ends_with(&format!("{token}/callback"))
+        })
+        .await;
+    let answer = herald
+        .fake
+        .wait_for("the answer", |c| {
+            c.method == "PATCH" && c.path.ends_with(&format!("{token}/messages/@original"))
+        })
+        .await;
+    (deferral, answer)
+}
+
+// R21 on Discord: /psi is deferred privately and armed in that reply alone, the channel's line
+// posted to the channel; the psi menu's press is told in a follow-up only the presser sees, the
+// channel's line in a public one. Nothing public names the skill. /fight N and /fights answer
+// privately (issue 15, item 11).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn psi_is_armed_ephemerally_and_history_is_answered_privately() {
+    let mut herald = Herald::start(Settings::default()).await;
+    dubbed(&mut herald).await;
+    challenge(&mut herald).await;
+
+    let skill = |s: &str| json!([{"name": "skill", "type": 3, "value": s}]);
+    let (deferral, answer) = deferred(&mut herald, DANA, "psi", skill("apportation")).await;
+    assert_eq!(deferral.body["data"]["flags"], 64, "deferred privately");
+    assert_eq!(content(&answer), "Dame Dara arms Apportation.");
+    let posted = herald
+        .fake
+        .wait_for("the channel's line", |c| {
+            c.is("POST", &format!("/api/v10/channels/{CHANNEL}/messages"))
+        })
+        .await;
+    assert_eq!(content(&posted), "Dame Dara has readied a psi skill.");
+    let (deferral, answer) = deferred(&mut herald, DANA, "psi", skill("telepathy")).await;
+    assert_eq!(deferral.body["data"]["flags"], 64);
+    assert_eq!(content(&answer), "Dame Dara has no Telepathy (R21).");
+
+    // In the fight, by the psi menu.
+    herald.app.queue.push([90, 90, 90, 20, 30, 50]);
+    herald.press(EVAN, &button(EVAN, "accept")).await;
+    let psi = button(DANA, "psi");
+    let message = herald.fake.message_with(&psi).unwrap();
+    let token = herald.fake.press(DANA, &message, &psi, &["hypercognition"]);
+    let followup = format!("/api/v10/webhooks/{APP}/{token}");
+    let public = herald
+        .fake
+        .wait_for("the channel's line", |c| {
+            c.method == "POST" && c.path == followup
+        })
+        .await;
+    assert_eq!(content(&public), "Dame Dara has readied a psi skill.");
+    assert_eq!(public.body["flags"].as_u64().unwrap_or(0), 0, "{public:?}");
+    let alone = herald
+        .fake
+        .wait_for("the presser's line", |c| {
+            c.method == "POST" && c.path == followup
+        })
+        .await;
+    assert_eq!(content(&alone), "Dame Dara arms Hypercognition.");
+    assert_eq!(alone.body["flags"], 64, "only the presser sees it");
+
+    // No message the channel sees names a skill armed: each is a private reply or follow-up.
+    let calls = herald.fake.calls();
+    let private_token = |token: &str| {
+        calls.iter().any(|d| {
+            d.path.ends_with(&format!("/{token}/callback")) && d.body["data"]["flags"] == 64
+        })
+    };
+    for c in &calls {
+        let text = content(c);
+        if text.contains(" arms ") || text.contains("no Telepathy") {
+            let token = c.path.split('/').nth(5).unwrap_or_default();
+            let private = c.body["flags"] == 64 || c.method == "PATCH" && private_token(token);
+            assert!(private, "said in the open: {c:?}");
+        }
+    }
+
+    // History is the asker's alone.
+    let id = json!([{"name": "id", "type": 4, "value": 1}]);
+    let (deferral, answer) = deferred(&mut herald, BYSTANDER, "fight", id).await;
+    assert_eq!(
+        deferral.body["data"]["flags"], 64,
+        "/fight answers privately"
+    );
+    assert!(
+        content(&answer).starts_with("Fight #1 (PsiKnight practice, <#"),
+        "{answer:?}"
+    );
+    let name = json!([{"name": "name", "type": 3, "value": "Eoin"}]);
+    let (deferral, answer) = deferred(&mut herald, BYSTANDER, "fights", name).await;
+    assert_eq!(
+        deferral.body["data"]["flags"], 64,
+        "/fights answers privately"
+    );
+    assert!(
+        content(&answer).starts_with("Fights of Sir Eoin: 1 fight."),
+        "{answer:?}"
     );
 }

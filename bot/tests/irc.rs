@@ -831,6 +831,13 @@ async fn herald_run_starts_the_irc_transport() {
 // fumble, T8's fall and stand, T14's offer to yield in the prompt, T15's knight out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tourney_bout_on_irc_is_refereed_to_the_end() {
+// R21 on IRC: `/msg herald !psi SKILL` arms in the channel where the player has a challenge, the
+// channel hearing only that a skill is readied; a refusal naming a skill and a `!psi` said in
+// the channel are answered by private message; with challenges in two channels the player is
+// asked which, and names it. The opponent's client never sees the skill's name. `!fight N` and
+// `!fights NAME` by private message are answered to the asker alone (issue 15, item 11).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn psi_is_armed_by_private_message_and_history_is_told_privately() {
     let Some(server) = Ngircd::start(false).await else {
         return;
     };
@@ -906,5 +913,113 @@ async fn a_tourney_bout_on_irc_is_refereed_to_the_end() {
         ann.hear("#lists", "in The Tourney").await,
         "Sir Ector in The Tourney: 0 wins, 1 loss, 0 draws."
     );
+    let two_channels = settings(server.port).replace(
+        "channels = [\"#lists\"]",
+        "channels = [\"#lists\", \"#yard\"]",
+    );
+    let herald = Herald::start(&books.path(), &two_channels).await;
+    let (mut dana, mut evan) = knights(&server).await;
+    // Joined by hand: `join_with_herald` would take #lists' names reply, still unread, for #yard's.
+    for player in [&mut dana, &mut evan] {
+        player.send("JOIN #yard").await;
+        let names = player
+            .wait_for(|m| m.command == "353" && m.params.get(2).is_some_and(|c| c == "#yard"))
+            .await;
+        if !names.params[3]
+            .split(' ')
+            .any(|n| n.trim_start_matches(['@', '+']) == "herald")
+        {
+            player
+                .wait_for(|m| m.command == "JOIN" && m.from == "herald")
+                .await;
+        }
+    }
+
+    dana.say("#lists", "!joust evan").await;
+    evan.hear("#lists", "challenges Sir Eoin").await;
+    let from = evan.heard.len();
+    dana.say("herald", "!psi apportation").await;
+    dana.hear("dana", "Dame Dara arms Apportation.").await;
+    assert_eq!(
+        evan.hear("#lists", "psi").await,
+        "Dame Dara has readied a psi skill."
+    );
+    dana.say("herald", "!psi telepathy").await;
+    assert_eq!(
+        dana.hear("dana", "Telepathy").await,
+        "Dame Dara has no Telepathy (R21)."
+    );
+    // Said in the channel, a declaration is still answered privately.
+    evan.say("#lists", "!psi negapsi").await;
+    evan.hear("evan", "Sir Eoin arms Negapsi.").await;
+    dana.hear("#lists", "Sir Eoin has readied a psi skill.")
+        .await;
+
+    // A second challenge, in #yard: a private !psi must say which channel it is for.
+    dana.say("#yard", "!joust evan").await;
+    evan.hear("#yard", "challenges Sir Eoin").await;
+    dana.say("herald", "!psi hypercognition").await;
+    assert_eq!(
+        dana.hear("dana", "say which").await,
+        "You have a challenge, a fight or a tournament under way in #lists and #yard: say which, e.g. !psi hypercognition #lists"
+    );
+    dana.say("herald", "!psi hypercognition #nowhere").await;
+    assert_eq!(
+        dana.hear("dana", "#nowhere").await,
+        "You have no challenge, fight or tournament under way in #nowhere; you have one in #lists and #yard."
+    );
+    dana.say("herald", "!psi hypercognition #yard").await;
+    dana.hear("dana", "Dame Dara arms Hypercognition.").await;
+    evan.hear("#yard", "Dame Dara has readied a psi skill.")
+        .await;
+    dana.say("herald", "!psi off #yard").await;
+    dana.hear("dana", "Dame Dara disarms psi.").await;
+
+    // The fight in #yard, nothing armed there: pass 1 unhorses Dara, Eoin declines Swordplay.
+    herald.dice(&JOUST_DICE);
+    evan.say("#yard", "!accept").await;
+    dana.hear("#yard", "Dame Dara (dana), announce a sweep")
+        .await;
+    dana.say("#yard", "!nosweep").await;
+    evan.hear("#yard", "Sir Eoin (evan), announce a sweep")
+        .await;
+    evan.say("#yard", "!nosweep").await;
+    evan.hear("#yard", "Sir Eoin (evan), strike").await;
+    evan.say("#yard", "!high").await;
+    evan.hear("#yard", "Sir Eoin (evan), go on to Swordplay?")
+        .await;
+    evan.say("#yard", "!decline").await;
+    dana.hear("#yard", "Fight #1 is over.").await;
+
+    dana.say("herald", "!fight 1").await;
+    let summary = dana.hear("dana", "Fight #1 (").await;
+    assert!(
+        summary.starts_with("Fight #1 (PsiKnight practice, #yard): Dara (dana) vs Eoin (evan), "),
+        "{summary}"
+    );
+    dana.hear("dana", "Result: Eoin won").await;
+    dana.say("herald", "!fights Eoin").await;
+    dana.hear("dana", "Fights of Sir Eoin: 1 fight.").await;
+    dana.hear("dana", "#1 ").await;
+
+    // Herald's lines go out in order: once Evan hears this roll, he has heard all before it.
+    herald.dice(&[5]);
+    dana.say("#lists", "!roll 100").await;
+    evan.hear("#lists", "dana rolls 1d100: [5] = 5").await;
+    // Evan heard none of it: no skill armed, no refusal, no history.
+    for m in &evan.heard[from..] {
+        if m.from.eq_ignore_ascii_case("herald") {
+            for secret in [
+                "Apportation",
+                "Telepathy",
+                "Hypercognition",
+                "disarms",
+                "Fight #1 (",
+                "Fights of",
+            ] {
+                assert!(!m.raw.contains(secret), "evan heard {:?}", m.raw);
+            }
+        }
+    }
     herald.stop().await;
 }

@@ -187,6 +187,33 @@ async fn r162_psi_is_armed_for_the_next_match() {
     assert_eq!(setup["armed"], serde_json::json!([null, "cpk"]), "{setup}");
 }
 
+// R21, R162: arming for the next match is the knight's secret too: told to them alone, the
+// channel hearing only that a skill is readied; a skill they lack is refused to them alone.
+#[tokio::test]
+async fn r162_psi_armed_for_the_next_match_is_told_to_the_knight_alone() {
+    let books = Books::new();
+    let transcript = format!(
+        "{DARA_AND_EOIN}{THREE_ENTERED}\
+@dice 3 2
+@clock 2026-12-01T11:00:00Z
+[#lists] finn: /psi telepathy
+[#lists] finn: /psi cpk
+"
+    );
+    let run = run_with(&books.path(), MODERATOR, &transcript).await;
+    run.expect("[to finn] Sir Finn has no Telepathy (R21).")
+        .expect("[to finn] Sir Finn arms CPK for their next match.")
+        .expect("[#lists] Sir Finn has readied a psi skill.");
+    assert!(
+        run.lines()
+            .iter()
+            .filter(|l| l.contains("Telepathy") || l.contains("arms CPK"))
+            .all(|l| l.starts_with("[to finn] ")),
+        "{}",
+        run.out
+    );
+}
+
 // R161, R12: the entrants are fixed at the start; a knight out with a major injury that day does
 // not ride, and the others' Lists are drawn without her.
 #[tokio::test]

@@ -87,6 +87,8 @@ pub struct Session {
     table: Option<Box<dyn Table>>,
     /// The channel's game, once looked up; only this session changes it (`/game`).
     game: Option<&'static GameInfo>,
+    /// Lines for the current command's speaker alone, taken by [`Session::take_private`].
+    private: Lines,
 }
 
 pub use crate::reply::Lines;
@@ -107,7 +109,21 @@ impl Session {
             tournament_pause: None,
             table: None,
             game: None,
+            private: Vec::new(),
         }
+    }
+
+    /// The lines the last command left for its speaker alone (a psi skill armed is the
+    /// knight's secret until it fires, R21), taken once.
+    pub fn take_private(&mut self) -> Lines {
+        std::mem::take(&mut self.private)
+    }
+
+    /// Whether `user` is a party to the challenge open here.
+    pub fn challenges(&self, user: &str) -> bool {
+        self.challenge
+            .as_ref()
+            .is_some_and(|c| c.users.iter().any(|u| u.eq_ignore_ascii_case(user)))
     }
 
     /// The channel.
@@ -238,6 +254,7 @@ impl Session {
         command: Command,
         now: DateTime<Utc>,
     ) -> Lines {
+        self.private.clear();
         // A deadline already past (the timer not yet run, or the process down when it fell due)
         // is settled first, so the command meets the channel as it now stands.
         let mut lines = self.catch_up(now).await;
@@ -680,16 +697,24 @@ impl Session {
                     ]);
                 };
                 let knight = &c.knights[side.index()];
+                // R21: the skill is the knight's secret until it fires; the channel hears only
+                // that one is readied.
                 if let Some(s) = skill {
                     if knight.sheet.psi(s) == 0 {
-                        return Ok(vec![format!("{} has no {s} (R21).", knight.styled())]);
+                        self.private
+                            .push(format!("{} has no {s} (R21).", knight.styled()));
+                        return Ok(Vec::new());
                     }
                 }
                 c.armed[side.index()] = skill;
-                return Ok(vec![match skill {
+                self.private.push(match skill {
                     Some(s) => format!("{} arms {s}.", knight.styled()),
                     None => format!("{} disarms psi.", knight.styled()),
-                }]);
+                });
+                return Ok(skill
+                    .map(|_| readied(&knight.styled()))
+                    .into_iter()
+                    .collect());
             }
             return Ok(vec![format!(
                 "There is no fight in {} to make a move in. Usage: /joust TARGET",
@@ -731,6 +756,11 @@ impl Session {
             Ok(events) => events,
             Err(err) => {
                 let line = refusal(&f.m, &err, &f.styled, &f.users, side);
+                // A refused declaration names the skill: for its knight alone.
+                if matches!(decision, Decision::Psi(_)) {
+                    self.private.push(line);
+                    return Ok(Vec::new());
+                }
                 return Ok(vec![line]);
             }
         };
@@ -776,7 +806,15 @@ impl Session {
                 decision.word()
             ));
         }
-        lines.extend(narrate(&events, &f.styled));
+        match decision {
+            // R21: the skill armed is told to its knight alone; the channel hears that one is
+            // readied, and nothing of a disarming.
+            Decision::Psi(skill) => {
+                self.private.extend(narrate(&events, &f.styled));
+                lines.extend(skill.map(|_| readied(&f.styled[side.index()])));
+            }
+            _ => lines.extend(narrate(&events, &f.styled)),
+        }
         lines.extend(end_lines);
         // A declaration changes no one's turn: the prompt already standing still holds.
         if !matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
@@ -1054,6 +1092,11 @@ fn waiting(m: &Match, styled: &Names, users: &[String; 2]) -> String {
         })
         .collect();
     format!("waiting for {}", who.join("; "))
+}
+
+/// What the channel hears of a psi skill armed (R21): that one is, not which.
+fn readied(knight: &str) -> String {
+    format!("{knight} has readied a psi skill.")
 }
 
 fn capitalized(s: &str) -> String {

@@ -1296,9 +1296,12 @@ impl Session {
         if !still_in(&run).contains(&k.id) {
             return Ok(None);
         }
+        // R21: the skill is the knight's secret until it fires.
         if let Some(s) = skill {
             if k.sheet.psi(s) == 0 {
-                return Ok(Some(vec![format!("{} has no {s} (R21).", k.styled())]));
+                self.private
+                    .push(format!("{} has no {s} (R21).", k.styled()));
+                return Ok(Some(Vec::new()));
             }
         }
         let mut next = run;
@@ -1307,10 +1310,16 @@ impl Session {
             None => next.armed.remove(&k.id),
         };
         self.save(r, next).await?;
-        Ok(Some(vec![match skill {
+        self.private.push(match skill {
             Some(s) => format!("{} arms {s} for their next match.", k.styled()),
             None => format!("{} disarms psi.", k.styled()),
-        }]))
+        });
+        Ok(Some(
+            skill
+                .map(|_| super::readied(&k.styled()))
+                .into_iter()
+                .collect(),
+        ))
     }
 
     /// The tournament commands.

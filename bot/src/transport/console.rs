@@ -1,8 +1,9 @@
 //! `herald console`: an interactive local room on standard input and output. A line `nick: text`
-//! speaks as `nick`; a line without a prefix speaks as the last speaker.
+//! speaks as `nick`; a line without a prefix speaks as the last speaker. A reply for the speaker
+//! alone is shown `[to NICK] ...`.
 
 use super::LOCAL_REALM;
-use crate::hub::{Hub, Incoming, Outgoing};
+use crate::hub::{Hub, Incoming, Outgoing, Rights};
 use anyhow::Result;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
@@ -51,8 +52,13 @@ pub async fn run(
                     user: nick.clone(),
                     text: text.to_string(),
                 };
-                for reply in hub.handle(&incoming).await {
+                let answer = hub.answer(&incoming, Rights::default()).await;
+                for reply in answer.lines {
                     println!("[{channel}] {reply}");
+                }
+                // A line for the speaker alone (a psi skill armed, R21).
+                for reply in answer.private {
+                    println!("[to {nick}] {reply}");
                 }
             }
             Some(o) = timeouts.recv() => println!("[{}] {}", o.channel, o.text),

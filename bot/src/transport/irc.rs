@@ -13,9 +13,10 @@
 use crate::command::with_prefix_where;
 use crate::command::{parse, Command, ParseErrorKind};
 use crate::config::IrcConfig;
-use crate::hub::{Hub, Incoming, Outgoing};
+use crate::hub::{Hub, Incoming, Outgoing, Rights};
 use anyhow::{bail, Result};
 use futures::StreamExt;
+use herald_engine::psiknight::Decision;
 use irc::client::prelude::{Client, Message, Prefix, Response};
 use irc::proto::{CapSubCommand, Command as IrcCommand};
 use std::collections::{HashMap, VecDeque};
@@ -183,6 +184,8 @@ pub struct Said {
     pub text: String,
     /// Whether it came by private message.
     pub private: bool,
+    /// Their nick, where lines for them alone go.
+    pub nick: String,
 }
 
 /// The protocol state of one connection to an IRC server, without IO.
@@ -453,14 +456,16 @@ impl Link {
                         user,
                         text: text.clone(),
                         private: false,
+                        nick: from,
                     }
                 } else if same_nick(target, &self.nick) {
                     Said {
                         channel: from.clone(),
-                        reply_to: from,
+                        reply_to: from.clone(),
                         user,
                         text: text.clone(),
                         private: true,
+                        nick: from,
                     }
                 } else {
                     return Vec::new();
@@ -492,10 +497,28 @@ pub fn works_privately(command: &Command) -> bool {
     )
 }
 
-/// The answers to one line of chat: the hub's; for a private message that belongs in a channel,
-/// a line that says so; and none for a word that is no command of Herald's said in a channel,
-/// where other bots answer to the same prefix (by private message it gets the hub's reply).
-pub async fn answer(hub: &Hub, prefixes: &[char], realm: &str, said: &Said) -> Vec<String> {
+/// The answers to one line of chat, each with its target: the hub's, the channel's lines where
+/// it was said and the speaker's own lines (a psi skill armed, R21) to their nick; for a private
+/// message that belongs in a channel, a line that says so, except `!psi`, which is armed in the
+/// channel where the speaker has a challenge, a fight or a tournament under way; and none for a
+/// word that is no command of Herald's said in a channel, where other bots answer to the same
+/// prefix (by private message it gets the hub's reply).
+pub async fn answer(hub: &Hub, prefixes: &[char], realm: &str, said: &Said) -> Vec<Outgoing> {
+    if said.private {
+        if let Some((text, named)) = private_psi(&said.text, prefixes) {
+            return psi_in_private(hub, realm, said, text, named).await;
+        }
+    }
+    let to = |target: &str, lines: Vec<String>| {
+        lines
+            .into_iter()
+            .map(|text| Outgoing {
+                realm: realm.to_string(),
+                channel: target.to_string(),
+                text,
+            })
+            .collect::<Vec<_>>()
+    };
     match parse(&said.text, prefixes) {
         None => return Vec::new(),
         Some(Err(e))
@@ -508,20 +531,114 @@ pub async fn answer(hub: &Hub, prefixes: &[char], realm: &str, said: &Said) -> V
         }
         Some(Ok(command)) if said.private && !works_privately(&command) => {
             let prefix = prefixes.first().copied().unwrap_or('!');
-            return vec![format!(
-                "{prefix}{} works in a channel, not by private message.",
-                command.name()
-            )];
+            return to(
+                &said.reply_to,
+                vec![format!(
+                    "{prefix}{} works in a channel, not by private message.",
+                    command.name()
+                )],
+            );
         }
         Some(_) => {}
     }
-    hub.handle(&Incoming {
+    let incoming = Incoming {
         realm: realm.to_string(),
         channel: said.channel.clone(),
         user: said.user.clone(),
         text: said.text.clone(),
-    })
-    .await
+    };
+    let answer = hub.answer(&incoming, Rights::default()).await;
+    let mut out = to(&said.reply_to, answer.lines);
+    out.extend(to(&said.nick, answer.private));
+    out
+}
+
+/// A private `!psi SKILL [#CHANNEL]`: the declaration, and the channel named, if any.
+fn private_psi<'a>(text: &'a str, prefixes: &[char]) -> Option<(&'a str, Option<&'a str>)> {
+    let is_psi = |t: &str| {
+        matches!(
+            parse(t, prefixes),
+            Some(Ok(Command::Decide(Decision::Psi(_))))
+        )
+    };
+    if is_psi(text) {
+        return Some((text, None));
+    }
+    let (rest, last) = text.trim_end().rsplit_once(char::is_whitespace)?;
+    (last.starts_with(['#', '&']) && is_psi(rest)).then_some((rest, Some(last)))
+}
+
+/// `!psi` by private message (R21's secret): armed in the channel where the speaker has a
+/// challenge, a fight or a tournament under way, or in the one they name when they have more
+/// than one. The channel hears what it would of a `!psi` said there; the rest goes to the nick.
+async fn psi_in_private(
+    hub: &Hub,
+    realm: &str,
+    said: &Said,
+    text: &str,
+    named: Option<&str>,
+) -> Vec<Outgoing> {
+    let to = |target: &str, text: String| Outgoing {
+        realm: realm.to_string(),
+        channel: target.to_string(),
+        text,
+    };
+    let engaged = match hub.engaged(realm, &said.user).await {
+        Ok(channels) => channels,
+        Err(e) => {
+            tracing::error!("cannot tell where {} is engaged: {e:#}", said.user);
+            return vec![to(
+                &said.nick,
+                "Herald could not read the books just now; nothing was changed. Please try again."
+                    .into(),
+            )];
+        }
+    };
+    // As the player would type it again, with the channel added.
+    let typed = format!(
+        "/{}",
+        text.trim()
+            .trim_start_matches(|c: char| !c.is_alphanumeric())
+    );
+    let listed = engaged.join(" and ");
+    let channel = match (named, engaged.as_slice()) {
+        (_, []) => {
+            return vec![to(
+                &said.nick,
+                "You have no challenge, fight or tournament under way to arm psi for; /psi SKILL works by private message once you have.".into(),
+            )]
+        }
+        (Some(c), _) => match engaged.iter().find(|e| e.eq_ignore_ascii_case(c)) {
+            Some(found) => found.clone(),
+            None => {
+                return vec![to(
+                    &said.nick,
+                    format!(
+                        "You have no challenge, fight or tournament under way in {c}; you have one in {listed}."
+                    ),
+                )]
+            }
+        },
+        (None, [one]) => one.clone(),
+        (None, [first, ..]) => {
+            return vec![to(
+                &said.nick,
+                format!(
+                    "You have a challenge, a fight or a tournament under way in {listed}: say which, e.g. {typed} {first}"
+                ),
+            )]
+        }
+    };
+    let incoming = Incoming {
+        realm: realm.to_string(),
+        channel: channel.clone(),
+        user: said.user.clone(),
+        text: text.to_string(),
+    };
+    let answer = hub.answer(&incoming, Rights::default()).await;
+    let mut out: Vec<Outgoing> = answer.lines.into_iter().map(|l| to(&channel, l)).collect();
+    out.extend(answer.private.into_iter().map(|l| to(&said.nick, l)));
+    out
 }
 
 /// The command word of a line, lower case, without its prefix.
@@ -602,9 +719,9 @@ async fn worker(
             Work::Said { said, realm } => answer(hub, prefixes, &realm, &said)
                 .await
                 .into_iter()
-                .map(|text| Line {
-                    target: said.reply_to.clone(),
-                    text,
+                .map(|o| Line {
+                    target: o.channel,
+                    text: o.text,
                 })
                 .collect(),
             Work::Ready { realm, first, nick } => {
@@ -1027,6 +1144,7 @@ mod tests {
                     user: "dana".into(),
                     text: "!roll 100".into(),
                     private: false,
+                    nick: "dana".into(),
                 },
                 Said {
                     channel: "dana".into(),
@@ -1034,6 +1152,7 @@ mod tests {
                     user: "dana".into(),
                     text: "!honor".into(),
                     private: true,
+                    nick: "dana".into(),
                 },
             ]
         );

@@ -1,12 +1,13 @@
 //! `herald script`: replays a transcript and prints the bot's replies, one line each, prefixed
-//! with the channel.
+//! with the channel; a line for the speaker alone (a psi skill armed) is prefixed
+//! `[to NICK]` instead.
 //!
 //! Transcript lines: `[#channel] nick: text` (the channel defaults to `#lists`); `@clock
 //! 2026-12-01T10:00:00Z` sets the clock; `@wait SECONDS` advances it, firing every timeout that
 //! falls due; `@dice N N N` queues the next dice rolled; `#` starts a comment.
 
 use super::LOCAL_REALM;
-use crate::hub::{Hub, Incoming, Outgoing};
+use crate::hub::{Hub, Incoming, Outgoing, Rights};
 use anyhow::{bail, Context, Result};
 use chrono::{DateTime, Duration, Utc};
 use std::io::Write;
@@ -142,11 +143,15 @@ pub async fn run(hub: &Hub, transcript: &str, out: &mut impl Write) -> Result<()
                 let incoming = Incoming {
                     realm: LOCAL_REALM.to_string(),
                     channel: channel.clone(),
-                    user: nick,
+                    user: nick.clone(),
                     text,
                 };
-                for text in hub.handle(&incoming).await {
+                let answer = hub.answer(&incoming, Rights::default()).await;
+                for text in answer.lines {
                     writeln!(out, "[{channel}] {text}")?;
+                }
+                for text in answer.private {
+                    writeln!(out, "[to {nick}] {text}")?;
                 }
                 print(out, &hub.take_notices())?;
             }

@@ -369,8 +369,9 @@ pub fn line(name: &str, options: &[CommandDataOption]) -> Result<String, LineErr
     line_for(spec, options)
 }
 
-/// Whether the answer to `line` is for its asker's eyes only: a knight's sheet, Honor, ledger
-/// and help, and any mistake in the command.
+/// Whether the answer to `line` is for its asker's eyes only: a knight's sheet, Honor, ledger,
+/// history and help, a psi declaration (R21: the channel's line is posted apart), and any
+/// mistake in the command.
 pub fn is_private(line: &str) -> bool {
     match parse(line, &['/']) {
         Some(Ok(
@@ -378,6 +379,11 @@ pub fn is_private(line: &str) -> bool {
             | Command::Honor { .. }
             | Command::Ledger { .. }
             | Command::Help { .. },
+        )) => true,
+        Some(Ok(
+            Command::Fight { .. }
+            | Command::Fights { .. }
+            | Command::Decide(herald_engine::psiknight::Decision::Psi(_)),
         )) => true,
         Some(Ok(_)) => false,
         Some(Err(_)) | None => true,

@@ -12,6 +12,9 @@
 //!   player-written mention syntax made inert and `allowed_mentions` that may ping only the
 //!   players the message waits for.
 //! - Timeouts arrive as [`Outgoing`] lines and are posted to their channel.
+//! - Lines for the speaker alone (a psi skill armed, R21) are ephemeral: the reply to `/psi`,
+//!   deferred privately, while the channel's line is posted to the channel; a follow-up only the
+//!   presser sees for the psi menu; a direct message for a prefix command.
 //!
 //! A realm is a guild (its id as text); a channel is written `<#id>`, so the sessions' own
 //! messages name it as a Discord channel link; a user is their id, so admins are configured by
@@ -366,7 +369,16 @@ impl EventHandler for Herald {
         let turn = self.turn(msg.channel_id);
         let _turn = turn.lock().await;
         let rights = self.rights(&ctx, Some(guild), msg.member.as_ref().map(|m| &m.roles[..]));
-        let lines = self.hub.handle_as(&incoming, rights).await;
+        let answer = self.hub.answer(&incoming, rights).await;
+        for post in messages::compose(&answer.private) {
+            let dm = CreateMessage::new()
+                .content(post.content)
+                .allowed_mentions(messages::allowed_mentions(&[]));
+            if let Err(e) = msg.author.id.direct_message(&ctx, dm).await {
+                tracing::warn!("cannot send a direct message: {e}");
+            }
+        }
+        let lines = answer.lines;
         if lines.is_empty() {
             return;
         }
@@ -459,15 +471,33 @@ impl Herald {
         };
         let turn = self.turn(ci.channel_id);
         let _turn = turn.lock().await;
-        let lines = self.hub.handle_as(&incoming, rights).await;
+        let answer = self.hub.answer(&incoming, rights).await;
         let target = Target::Interaction {
             token: &ci.token,
             deferred: true,
             private,
         };
         let moves = commands::is_fight_move(&incoming.text);
-        self.deliver(http, target, ci.channel_id, &lines, moves)
-            .await;
+        if answer.private.is_empty() {
+            self.deliver(http, target, ci.channel_id, &answer.lines, moves)
+                .await;
+        } else if private {
+            // The private reply is the speaker's; the channel's lines are posted to it.
+            self.deliver(http, target, ci.channel_id, &answer.private, false)
+                .await;
+            self.deliver(http, Target::Channel, ci.channel_id, &answer.lines, moves)
+                .await;
+        } else {
+            self.deliver(http, target, ci.channel_id, &answer.lines, moves)
+                .await;
+            let alone = Target::Interaction {
+                token: &ci.token,
+                deferred: false,
+                private: true,
+            };
+            self.deliver(http, alone, ci.channel_id, &answer.private, false)
+                .await;
+        }
     }
 
     async fn on_component(&self, http: &Http, ci: &ComponentInteraction) {
@@ -519,13 +549,21 @@ impl Herald {
             user: presser,
             text: line,
         };
-        let lines = self.hub.handle(&incoming).await;
+        let answer = self.hub.answer(&incoming, Rights::default()).await;
         let target = Target::Interaction {
             token: &ci.token,
             deferred: false,
             private: false,
         };
-        self.deliver(http, target, ci.channel_id, &lines, !declaration)
+        self.deliver(http, target, ci.channel_id, &answer.lines, !declaration)
+            .await;
+        // The presser's own lines (a psi skill armed, R21): a follow-up only they see.
+        let alone = Target::Interaction {
+            token: &ci.token,
+            deferred: false,
+            private: true,
+        };
+        self.deliver(http, alone, ci.channel_id, &answer.private, false)
             .await;
     }
 
