@@ -461,6 +461,11 @@ pub enum Command {
         /// The game's id; `None` asks.
         game: Option<String>,
     },
+    /// `/narration [compact|full]`: how the channel's fights are told; a moderator changes it.
+    Narration {
+        /// The mode's word; `None` asks.
+        mode: Option<String>,
+    },
     /// `/sheet [NAME]`: a character's sheet and state in the channel's game.
     Sheet {
         /// The character; yours when `None`.
@@ -569,6 +574,7 @@ impl Command {
             Command::MeleeTime => "melee time",
             Command::Challenge { .. } => "challenge",
             Command::SetGame { .. } => "game",
+            Command::Narration { .. } => "narration",
             Command::Sheet { .. } => "sheet",
             Command::Record { .. } => "record",
             Command::NpcCreate { .. } => "npc create",
@@ -1351,6 +1357,17 @@ pub const COMMANDS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Fights,
         build: |v| Ok(Command::SetGame { game: v.opt("game")? }),
+    },
+    CommandSpec {
+        path: &["narration"],
+        aliases: &[],
+        usage: "/narration [compact|full]",
+        summary: "Say how this channel's fights are told; moderators switch between a step a line (compact) and an event a line (full).",
+        example: "/narration compact",
+        args: &[ArgSpec::pos("mode", "MODE", ArgKind::Text, "compact or full", "compact").optional()],
+        access: Access::Everyone,
+        group: Group::Fights,
+        build: |v| Ok(Command::Narration { mode: v.opt("mode")? }),
     },
     CommandSpec {
         path: &["sheet"],

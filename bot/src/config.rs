@@ -28,6 +28,8 @@ pub struct Config {
     pub games: GamesConfig,
     /// The Tourney's house tables (`[tourney.weapons]`, ...), read by that game's folder.
     pub tourney: Option<toml::Value>,
+    /// How fights are told, compact or full, by channel.
+    pub narration: crate::narration::NarrationConfig,
 }
 
 /// `[games]`: the game channels play unless a moderator chose another (`/game ID`).

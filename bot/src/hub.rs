@@ -5,6 +5,7 @@ use crate::app::App;
 use crate::clock::Clock;
 use crate::command::{parse, parse_in, Command};
 use crate::games::GameInfo;
+use crate::narration::Narration;
 use crate::session::{Lines, Session};
 use crate::store::games::OpenBout;
 use crate::store::OpenFight;
@@ -90,6 +91,8 @@ pub struct Hub {
     /// Lines for other channels than the one spoken in, kept for [`Hub::take_notices`] when
     /// there is no outbox.
     notices: Mutex<Vec<Outgoing>>,
+    /// How this transport's channels tell fights unless the configuration or a moderator says.
+    narration: Narration,
 }
 
 const MAILBOX: usize = 16;
@@ -109,6 +112,7 @@ impl Hub {
             sessions: Mutex::new(HashMap::new()),
             outbox: Some(outbox),
             notices: Mutex::new(Vec::new()),
+            narration: Narration::Full,
         }
     }
 
@@ -121,7 +125,15 @@ impl Hub {
             sessions: Mutex::new(HashMap::new()),
             outbox: None,
             notices: Mutex::new(Vec::new()),
+            narration: Narration::Full,
         }
+    }
+
+    /// The hub with `narration` as its channels' default (compact on IRC and Discord); the
+    /// configuration's `[narration]` and a moderator's `/narration` outrank it.
+    pub fn with_narration(mut self, narration: Narration) -> Hub {
+        self.narration = narration;
+        self
     }
 
     /// The shared state.
@@ -152,7 +164,8 @@ impl Hub {
             return Ok(tx.clone());
         }
         let (tx, rx) = mpsc::channel(MAILBOX);
-        let session = Session::new(self.app.clone(), realm_id, channel);
+        let session =
+            Session::new(self.app.clone(), realm_id, channel).with_narration(self.narration);
         let timers = self
             .outbox
             .clone()

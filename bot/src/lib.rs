@@ -21,6 +21,7 @@ pub mod fairness;
 pub mod games;
 pub mod history;
 pub mod hub;
+pub mod narration;
 pub mod office;
 pub mod referee;
 pub mod render;
