@@ -147,7 +147,11 @@ impl Session {
             None => Vec::new(),
         };
         said.extend(own.into_iter().filter(|l| l != NOT_RECORDED_END));
-        let line = sentence(join(said));
+        // The seed ends the line as it ends the full narration's, without a full stop to copy.
+        let line = match seed_line {
+            Some(_) => join(said),
+            None => sentence(join(said)),
+        };
         // A declaration changes no one's turn: the prompt already standing still holds.
         if matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
             return Ok(vec![line]);
