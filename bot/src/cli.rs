@@ -4,6 +4,7 @@ use crate::app::App;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::hub::Hub;
+use crate::narration::Narration;
 use crate::store::Store;
 use crate::transport::{console, discord, irc, script};
 use anyhow::{Context, Result};
@@ -288,7 +289,8 @@ async fn run_transports(config: Config, db: &Path) -> Result<()> {
     if let Some(irc_config) = irc_config {
         irc_config.check()?;
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let hub = Hub::live(app.clone(), clock.clone(), irc_config.prefixes(), tx);
+        let hub = Hub::live(app.clone(), clock.clone(), irc_config.prefixes(), tx)
+            .with_narration(Narration::Compact);
         let mut stopped = stopped.clone();
         transports.spawn(async move {
             // IRC says QUIT before it goes.
@@ -303,7 +305,10 @@ async fn run_transports(config: Config, db: &Path) -> Result<()> {
     if let Some(discord_config) = discord_config {
         // Interactions arrive as `/name ...` lines; `!` serves prefix commands when enabled.
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let hub = Arc::new(Hub::live(app.clone(), clock.clone(), vec!['/', '!'], tx));
+        let hub = Arc::new(
+            Hub::live(app.clone(), clock.clone(), vec!['/', '!'], tx)
+                .with_narration(Narration::Compact),
+        );
         let mut stopped = stopped.clone();
         transports.spawn(async move {
             tokio::select! {

@@ -30,6 +30,8 @@ pub struct Config {
     pub tourney: Option<toml::Value>,
     /// The PFP duel's house numbers (`[pfpduel]`: power, health), read by that game's folder.
     pub pfpduel: Option<toml::Value>,
+    /// How fights are told, compact or full, by channel.
+    pub narration: crate::narration::NarrationConfig,
 }
 
 /// `[games]`: the game channels play unless a moderator chose another (`/game ID`).

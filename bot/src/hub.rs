@@ -7,6 +7,7 @@ use crate::command::{parse, parse_in, Command};
 use crate::games::GameInfo;
 use crate::reply::Lines;
 use crate::session::Session;
+use crate::narration::Narration;
 use crate::store::games::OpenBout;
 use crate::store::OpenFight;
 use anyhow::Result;
@@ -102,6 +103,8 @@ pub struct Hub {
     /// Lines for other channels than the one spoken in, kept for [`Hub::take_notices`] when
     /// there is no outbox.
     notices: Mutex<Vec<Outgoing>>,
+    /// How this transport's channels tell fights unless the configuration or a moderator says.
+    narration: Narration,
 }
 
 const MAILBOX: usize = 16;
@@ -121,6 +124,7 @@ impl Hub {
             sessions: Mutex::new(HashMap::new()),
             outbox: Some(outbox),
             notices: Mutex::new(Vec::new()),
+            narration: Narration::Full,
         }
     }
 
@@ -133,7 +137,15 @@ impl Hub {
             sessions: Mutex::new(HashMap::new()),
             outbox: None,
             notices: Mutex::new(Vec::new()),
+            narration: Narration::Full,
         }
+    }
+
+    /// The hub with `narration` as its channels' default (compact on IRC and Discord); the
+    /// configuration's `[narration]` and a moderator's `/narration` outrank it.
+    pub fn with_narration(mut self, narration: Narration) -> Hub {
+        self.narration = narration;
+        self
     }
 
     /// The shared state.
@@ -164,7 +176,8 @@ impl Hub {
             return Ok(tx.clone());
         }
         let (tx, rx) = mpsc::channel(MAILBOX);
-        let session = Session::new(self.app.clone(), realm_id, channel);
+        let session =
+            Session::new(self.app.clone(), realm_id, channel).with_narration(self.narration);
         let timers = self
             .outbox
             .clone()

@@ -22,6 +22,7 @@ pub mod games;
 pub mod history;
 pub mod hub;
 pub mod import;
+pub mod narration;
 pub mod office;
 pub mod referee;
 pub mod render;

@@ -28,7 +28,7 @@ fn injury_short(kind: Injury) -> &'static str {
 }
 
 /// A number as replies write it: one minus sign, the narration's − (U+2212), never `-`.
-fn signed(n: i32) -> String {
+pub(crate) fn signed(n: i32) -> String {
     if n < 0 {
         format!("\u{2212}{}", n.unsigned_abs())
     } else {
@@ -47,6 +47,15 @@ fn breakdown(base: i32, modifiers: &[Modifier], cap: Option<u32>) -> String {
         s.push_str(&format!(", limited to {c}"));
     }
     s
+}
+
+/// The sum behind a target, when anything changed it: " (40 + 25 sweep)", else nothing.
+pub(crate) fn roll_sums(base: i32, modifiers: &[Modifier], cap: Option<u32>) -> String {
+    if modifiers.is_empty() && cap.is_none() {
+        String::new()
+    } else {
+        format!(" ({})", breakdown(base, modifiers, cap))
+    }
 }
 
 /// One line for a roll: "Sir Eoin rolls Lance 60 vs 65 (40 + 25 sweep): hit."
@@ -68,11 +77,7 @@ fn roll_line(
         (_, true) => "success",
         (_, false) => "failure",
     };
-    let why = if modifiers.is_empty() && cap.is_none() {
-        String::new()
-    } else {
-        format!(" ({})", breakdown(base, modifiers, cap))
-    };
+    let why = roll_sums(base, modifiers, cap);
     let auto = match automatic {
         Some(true) => " (Hypercognition: succeeds whatever the roll)",
         Some(false) => " (reversed Hypercognition: fails whatever the roll)",

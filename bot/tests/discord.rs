@@ -901,4 +901,45 @@ async fn psi_is_armed_ephemerally_and_history_is_answered_privately() {
         content(&answer).starts_with("Fights of Sir Eoin: 1 fight."),
         "{answer:?}"
     );
+// Issue 15, item 8: told compact, a step and its prompt are one line, and that line still gets
+// the buttons of whoever it waits for: one fighter's, then both fighters' when both are asked
+// whether to go on (R41).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compact_step_ending_with_prompts_gets_their_buttons() {
+    let config: Config = toml::from_str("[narration]\ndefault = \"compact\"\n").unwrap();
+    let mut herald = Herald::start_with(Settings::default(), config).await;
+    dubbed(&mut herald).await;
+    challenge(&mut herald).await;
+    // Pass 1 of the declined transcript: Eoin unhorses Dara (see transcripts/declined.txt).
+    herald.app.queue.push([90, 90, 90, 20, 30, 50]);
+    let (_, step) = herald.press(EVAN, &button(EVAN, "accept")).await;
+    let text = content(&step);
+    assert_eq!(
+        text.lines().count(),
+        2,
+        "the fight's line and its step: {text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "Pass 1 — Observe: Dara 90/40 ✗, Eoin 90/30 ✗ · Ride: Dara 90/30 ✗, Eoin 20/40 ✓ · Eoin +15 Bonus ▸ Dara (<@{DANA}>), announce a sweep or not"
+        )),
+        "{text}"
+    );
+    assert_pings_only(&step, &[DANA]);
+    let rows = step.body["components"].as_array().unwrap();
+    assert_eq!(rows[0]["components"][0]["custom_id"], button(DANA, "sweep"));
+    assert_eq!(rows[1]["components"][0]["type"], 3, "a psi menu");
+
+    let (_, step) = herald.press(DANA, &button(DANA, "nosweep")).await;
+    assert_eq!(content(&step).lines().count(), 1, "{}", content(&step));
+    assert_pings_only(&step, &[EVAN]);
+    herald.press(EVAN, &button(EVAN, "nosweep")).await;
+    let (_, step) = herald.press(EVAN, &button(EVAN, "high")).await;
+    let text = content(&step);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("Dara is unhorsed!"), "{text}");
+    assert_pings_only(&step, &[DANA, EVAN]);
+    let controls = Fake::controls_of(&herald.fake.message_with(&button(EVAN, "decline")).unwrap());
+    assert!(controls.contains(&(button(DANA, "swordplay"), false)));
+    assert!(controls.contains(&(button(EVAN, "decline"), false)));
 }

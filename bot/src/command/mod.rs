@@ -478,6 +478,11 @@ pub enum Command {
         /// The game's id; `None` asks.
         game: Option<String>,
     },
+    /// `/narration [compact|full]`: how the channel's fights are told; a moderator changes it.
+    Narration {
+        /// The mode's word; `None` asks.
+        mode: Option<String>,
+    },
     /// `/sheet [NAME]`: a character's sheet and state in the channel's game.
     Sheet {
         /// The character; yours when `None`.
@@ -587,6 +592,7 @@ impl Command {
             Command::MeleeTime => "melee time",
             Command::Challenge { .. } => "challenge",
             Command::SetGame { .. } => "game",
+            Command::Narration { .. } => "narration",
             Command::Sheet { .. } => "sheet",
             Command::Record { .. } => "record",
             Command::NpcCreate { .. } => "npc create",

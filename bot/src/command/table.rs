@@ -425,6 +425,17 @@ pub const COMMANDS: &[CommandSpec] = &[
         build: |v| Ok(Command::SetGame { game: v.opt("game")? }),
     },
     CommandSpec {
+        path: &["narration"],
+        aliases: &[],
+        usage: "/narration [compact|full]",
+        summary: "Say how this channel's fights are told; moderators switch between a step a line (compact) and an event a line (full).",
+        example: "/narration compact",
+        args: &[ArgSpec::pos("mode", "MODE", ArgKind::Text, "compact or full", "compact").optional()],
+        access: Access::Everyone,
+        group: Group::Fights,
+        build: |v| Ok(Command::Narration { mode: v.opt("mode")? }),
+    },
+    CommandSpec {
         path: &["sheet"],
         aliases: &[],
         usage: "/sheet [NAME]",

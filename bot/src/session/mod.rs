@@ -25,6 +25,7 @@ use herald_engine::psiknight::{
 };
 use std::sync::Arc;
 
+mod narration;
 mod tournament;
 use tournament::Held;
 
@@ -35,6 +36,8 @@ struct Challenge {
     users: [String; 2],
     armed: [Option<PsiSkill>; 2],
     deadline: DateTime<Utc>,
+    /// Whether the challenge said the fight will not be recorded (R26).
+    told_unrecorded: bool,
 }
 
 /// A fight about to start: a practice joust whose challenge was accepted, a Lists match, or a
@@ -89,12 +92,25 @@ pub struct Session {
     game: Option<&'static GameInfo>,
     /// Lines for the current command's speaker alone, taken by [`Session::take_private`].
     private: Lines,
+    /// The channel's narration, once looked up; only this session changes it (`/narration`).
+    narration: Option<crate::narration::Narration>,
+    /// The transport's narration, for a channel neither the configuration nor a moderator set.
+    narration_default: crate::narration::Narration,
+    /// The fight about to start was said not to be recorded when it was challenged.
+    told_unrecorded: bool,
 }
 
 pub use crate::reply::Lines;
 
 const SORRY: &str =
     "Herald could not write the books just now; nothing was changed. Please try again.";
+
+/// Said as a practice fight starts unrecorded (R26).
+const NOT_RECORDED_START: &str =
+    "This fight is not recorded: the pair already had its recorded practice fight today (R26).";
+
+/// Said as an unrecorded practice fight ends (R26).
+const NOT_RECORDED_END: &str = "Not recorded: no Honor is awarded (R26).";
 
 impl Session {
     /// An idle session for a channel of a realm.
@@ -110,6 +126,9 @@ impl Session {
             table: None,
             game: None,
             private: Vec::new(),
+            narration: None,
+            narration_default: crate::narration::Narration::Full,
+            told_unrecorded: false,
         }
     }
 
@@ -304,6 +323,9 @@ impl Session {
             Command::SetGame { game } => {
                 Box::pin(self.set_game(user, rights, game.as_deref(), now)).await
             }
+            Command::Narration { mode } => {
+                Box::pin(self.set_narration(user, rights, mode.as_deref(), now)).await
+            }
             _ => self.dispatch(user, command, now).await,
         };
         match answered {
@@ -450,10 +472,10 @@ impl Session {
             theirs.styled(),
             theirs.owner
         ));
-        if store
+        let told_unrecorded = store
             .practice_recorded(self.realm, mine.id, theirs.id, &day)
-            .await?
-        {
+            .await?;
+        if told_unrecorded {
             lines.push(format!(
                 "Note: this fight will not be recorded: {} and {} have already had their recorded practice fight today (R26).",
                 mine.styled(),
@@ -472,7 +494,11 @@ impl Session {
             users,
             armed: [None, None],
             deadline: now + Duration::seconds(secs.min(i64::MAX as u64) as i64),
+            told_unrecorded,
         });
+        if self.compact().await? {
+            return Ok(vec![lines.join(crate::narration::CLAUSE)]);
+        }
         Ok(lines)
     }
 
@@ -523,6 +549,7 @@ impl Session {
             tournament: None,
             for_ransom: false,
         };
+        self.told_unrecorded = c.told_unrecorded;
         match self.start_fight(bout, now).await {
             Ok(lines) => {
                 self.challenge = None;
@@ -537,6 +564,7 @@ impl Session {
 
     /// Starts a fight whose knights are already claimed for this channel.
     async fn start_fight(&mut self, c: Bout, now: DateTime<Utc>) -> Result<Lines> {
+        let compact = self.compact().await?;
         let setup = MatchSetup {
             kind: c.kind,
             opening: Opening::Joust,
@@ -601,11 +629,13 @@ impl Session {
             seed_hash(&seed)
         )];
         if !recorded && c.kind == MatchKind::Practice {
-            lines.push("This fight is not recorded: the pair already had its recorded practice fight today (R26).".into());
+            lines.push(NOT_RECORDED_START.into());
         }
         lines.extend(ransom);
         self.app.log_events(&events, &plain);
-        lines.extend(narrate(&events, &styled));
+        if !compact {
+            lines.extend(narrate(&events, &styled));
+        }
         let live = Live {
             id,
             tournament: c.tournament.map(|(t, _)| t),
@@ -622,6 +652,9 @@ impl Session {
             deadline: now + self.timeout(),
         };
         self.fight = Some(live);
+        if compact {
+            return Ok(self.compact_start(lines, &events, now));
+        }
         lines.extend(self.after_step(now).await?);
         Ok(lines)
     }
@@ -746,6 +779,7 @@ impl Session {
         now: DateTime<Utc>,
         timed_out: Option<&str>,
     ) -> Result<Lines> {
+        let compact = self.compact().await?;
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
@@ -799,6 +833,11 @@ impl Session {
                 now + Duration::seconds(self.app.config.realm.decision_timeout_secs as i64);
         }
         self.app.log_events(&events, &f.plain);
+        if compact {
+            return self
+                .compact_step(&events, decision, timed_out, end_lines, now)
+                .await;
+        }
         let mut lines = Vec::new();
         if let Some(who) = timed_out {
             lines.push(format!(
@@ -866,7 +905,7 @@ impl Session {
                 name(knight),
                 books::PRACTICE_HP_PER_MONTH
             ),
-            FightAward::NotRecorded => "Not recorded: no Honor is awarded (R26).".into(),
+            FightAward::NotRecorded => NOT_RECORDED_END.into(),
             FightAward::Draw => "A draw earns no Honor (R28).".into(),
             FightAward::None => String::new(),
         }];

@@ -20,6 +20,7 @@ use thiserror::Error;
 pub mod books;
 pub mod games;
 pub mod history;
+pub mod narration;
 pub mod tournaments;
 
 /// A database id.

@@ -201,6 +201,15 @@ pub fn awaited(line: &str) -> Option<Awaited> {
     prompt(line).or_else(|| challenge(line))
 }
 
+/// Everyone a line waits for: a full line is one prompt or challenge at most, a compact line
+/// (see [`crate::narration`]) ends with the prompts its step leads to, each after its mark.
+pub fn awaited_all(line: &str) -> Vec<Awaited> {
+    line.split(crate::narration::PROMPT)
+        .flat_map(|part| part.split(crate::narration::CLAUSE))
+        .filter_map(awaited)
+        .collect()
+}
+
 /// What one row of controls holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RowKind {
@@ -487,7 +496,7 @@ pub fn refusal(awaited_user: &str, message: &str) -> String {
     let mention = format!("<@{awaited_user}>");
     let found = message
         .lines()
-        .filter_map(awaited)
+        .flat_map(awaited_all)
         .find(|a| a.user == awaited_user && !a.words.is_empty());
     match found {
         Some(a) => format!(

@@ -3,7 +3,7 @@
 //! harmless, players named by id shown as mentions, and `allowed_mentions` that lets only the
 //! players the message waits for be pinged.
 
-use super::controls::{awaited, Awaited, Controls};
+use super::controls::{awaited_all, Awaited, Controls};
 use serenity::all::{CreateAllowedMentions, UserId};
 
 /// Discord's limit on a message's content, in UTF-16 code units (what Discord counts).
@@ -176,7 +176,7 @@ fn cut(line: &str, max: usize) -> (&str, &str) {
 pub fn compose(lines: &[String]) -> Vec<Post> {
     let waiting: Vec<Awaited> = lines
         .iter()
-        .filter_map(|l| awaited(l))
+        .flat_map(|l| awaited_all(l))
         .filter(|a| !a.words.is_empty())
         .collect();
     let mut pingable: Vec<UserId> = Vec::new();
