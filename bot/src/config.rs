@@ -28,6 +28,9 @@ pub struct Config {
     pub games: GamesConfig,
     /// The Tourney's house tables (`[tourney.weapons]`, ...), read by that game's folder.
     pub tourney: Option<toml::Value>,
+    /// Psi Morphs' house tables (`[psimorphs]`, `[psimorphs.budget]`, `[[psimorphs.forces]]`),
+    /// read by that game's folder.
+    pub psimorphs: Option<toml::Value>,
 }
 
 /// `[games]`: the game channels play unless a moderator chose another (`/game ID`).
