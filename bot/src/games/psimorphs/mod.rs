@@ -566,9 +566,6 @@ impl Game for PsiMorphs {
         npc: bool,
         day: &str,
     ) -> Meaning<Decision> {
-        let pending = character
-            .and_then(|c| state_of(c).ok())
-            .is_some_and(|s| s.check.is_some());
         match command.name.as_str() {
             "morph create" => self.create(command, npc, day),
             "morph retire" => Meaning::Retire,
@@ -612,9 +609,9 @@ impl Game for PsiMorphs {
                 group: Self::group(command),
                 isp: isp(command),
             }),
-            // A GM's check awaiting its answer takes /redo and /keep out of a fight (PM27).
-            "redo" if pending => Meaning::Roll(Some(Decision::Redo)),
-            "keep" if pending => Meaning::Roll(Some(Decision::Keep)),
+            // Out of the speaker's fight, /redo and /keep answer a GM's check (PM27).
+            "redo" if character.is_some() => Meaning::Roll(Some(Decision::Redo)),
+            "keep" if character.is_some() => Meaning::Roll(Some(Decision::Keep)),
             "redo" => Meaning::Decide(Decision::Redo),
             "keep" => Meaning::Decide(Decision::Keep),
             "check" => Meaning::Roll(None),
