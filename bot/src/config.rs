@@ -32,6 +32,9 @@ pub struct Config {
     pub pfpduel: Option<toml::Value>,
     /// How fights are told, compact or full, by channel.
     pub narration: crate::narration::NarrationConfig,
+    /// Psi Morphs' house tables (`[psimorphs]`, `[psimorphs.budget]`, `[[psimorphs.forces]]`),
+    /// read by that game's folder.
+    pub psimorphs: Option<toml::Value>,
 }
 
 /// `[games]`: the game channels play unless a moderator chose another (`/game ID`).

@@ -15,6 +15,7 @@ use crate::store::{Id, Step, Store};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Duration, Utc};
 use futures::future::BoxFuture;
+use herald_engine::dice::RollSource;
 use herald_engine::dice::SeededDice;
 use herald_engine::game::{Fight, Side};
 use std::sync::Arc;
@@ -185,9 +186,25 @@ impl<G: Game> Referee<G> {
     /// The speaker's character in this game, as of today.
     async fn mine(&self, user: &str, now: DateTime<Utc>) -> Result<Option<Character>> {
         match self.store().character_of(self.realm, G::ID, user).await? {
-            Some(c) => Ok(Some(self.today(c, now)?)),
+            Some(c) => Ok(Some(self.today(self.recover(c, now).await?, now)?)),
             None => Ok(None),
         }
+    }
+
+    /// A character touched on a later day than its last recovery, recovered and saved at once,
+    /// with the game's event (PM28's kind); a character in a fight is left as it is.
+    async fn recover(&self, mut c: Character, now: DateTime<Utc>) -> Result<Character> {
+        if self.app.character_fighting_in(c.id).is_some() {
+            return Ok(c);
+        }
+        if let Some((after, event)) = self.game.recovery(&c, &self.app.day(now))? {
+            self.store()
+                .save_character(c.id, &after.sheet, &after.state)
+                .await?;
+            self.app.log_game_events(G::ID, std::iter::once(event));
+            (c.sheet, c.state) = (after.sheet, after.state);
+        }
+        Ok(c)
     }
 
     /// A character by its name, else by a player's nick, as of today; `@bo` is always the
@@ -202,7 +219,10 @@ impl<G: Game> Referee<G> {
                 None => store.character_of(self.realm, G::ID, target).await?,
             },
         };
-        found.map(|c| self.today(c, now)).transpose()
+        match found {
+            Some(c) => Ok(Some(self.today(self.recover(c, now).await?, now)?)),
+            None => Ok(None),
+        }
     }
 
     fn no_character(&self, user: &str) -> String {
@@ -277,6 +297,10 @@ impl<G: Game> Referee<G> {
                 sides.users[1]
             )
         };
+        self.challenge_event("challenge", &sides, Side::Challenger);
+        if npc {
+            self.challenge_event("accepted", &sides, Side::Challenged);
+        }
         self.challenge = Some(Challenge {
             fighters: [mine, theirs],
             sides,
@@ -287,6 +311,13 @@ impl<G: Game> Referee<G> {
             lines.extend(self.start(now).await?);
         }
         Ok(lines)
+    }
+
+    /// Logs a challenge's step, if the game has an event for it.
+    fn challenge_event(&self, kind: &'static str, sides: &Sides, by: Side) {
+        if let Some(event) = self.game.challenge_event(kind, sides, by) {
+            self.app.log_game_events(G::ID, std::iter::once(event));
+        }
     }
 
     fn sides(&self, fighters: [&Character; 2]) -> Sides {
@@ -311,6 +342,7 @@ impl<G: Game> Referee<G> {
                 c.sides.who(Side::Challenged)
             )]);
         }
+        self.challenge_event("accepted", &c.sides, Side::Challenged);
         self.start(now).await
     }
 
@@ -325,11 +357,13 @@ impl<G: Game> Referee<G> {
             return vec!["There is no challenge to decline here.".into()];
         };
         let line = if c.sides.users[1].eq_ignore_ascii_case(user) && !c.sides.npc[1] {
+            self.challenge_event("declined", &c.sides, Side::Challenged);
             format!(
                 "{} declines the challenge of {}.",
                 c.sides.styled[1], c.sides.styled[0]
             )
         } else if c.sides.users[0].eq_ignore_ascii_case(user) {
+            self.challenge_event("declined", &c.sides, Side::Challenger);
             format!("{} withdraws the challenge.", c.sides.styled[0])
         } else {
             return vec![format!(
@@ -867,6 +901,9 @@ impl<G: Game> Referee<G> {
     }
 
     async fn act_as(&mut self, name: &str, text: &str, now: DateTime<Utc>) -> Result<Lines> {
+        if let Some(lines) = self.act_as_roll(name, text, now).await? {
+            return Ok(lines);
+        }
         let Some(f) = &self.fight else {
             return Ok(vec![format!(
                 "There is no fight in {} for {} to act in.",
@@ -885,7 +922,9 @@ impl<G: Game> Referee<G> {
         let decision = match parse_in(text, &['/', '!'], G::commands()) {
             Some(Ok(Command::Game(g))) => {
                 match self.game.meaning(&g, None, false, &self.app.day(now)) {
-                    Meaning::Decide(d) => Some(d),
+                    Meaning::Decide(d) | Meaning::DecideOn(d, _) | Meaning::Roll(Some(d)) => {
+                        Some(d)
+                    }
                     _ => None,
                 }
             }
@@ -907,6 +946,56 @@ impl<G: Game> Referee<G> {
         Ok(vec![format!(
             "{styled} will take /{decision} at its next decision, if it is a choice then."
         )])
+    }
+
+    /// `/as NPC /check ...` (and its `/redo`, `/keep`) for an NPC not fighting here: `None`
+    /// when the line is not such a roll.
+    async fn act_as_roll(
+        &mut self,
+        name: &str,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Lines>> {
+        let Some(Ok(Command::Game(g))) = parse_in(text, &['/', '!'], G::commands()) else {
+            return Ok(None);
+        };
+        let Some(npc) = self
+            .store()
+            .character_named(self.realm, G::ID, name.trim())
+            .await?
+            .filter(Character::is_npc)
+        else {
+            return Ok(None);
+        };
+        let npc = self.today(self.recover(npc, now).await?, now)?;
+        let fighting_here = self
+            .fight
+            .as_ref()
+            .is_some_and(|f| f.fighters.iter().any(|c| c.id == npc.id));
+        match self.game.meaning(&g, Some(&npc), false, &self.app.day(now)) {
+            Meaning::Roll(_) if !fighting_here => Ok(Some(self.roll(npc, &g, now).await?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// A command that rolls out of a fight, for `c` (as of today): stored in one write, its
+    /// events logged.
+    async fn roll(&self, c: Character, g: &GameCommand, now: DateTime<Utc>) -> Result<Lines> {
+        if let Some(channel) = self.app.character_fighting_in(c.id) {
+            return Ok(vec![format!(
+                "{} is fighting in {channel}; /{} waits until the fight is over.",
+                self.game.styled(&c),
+                g.name
+            )]);
+        }
+        let mut rng = SeededDice::new(self.app.next_seed());
+        let mut dice = FightDice::new(&mut rng, &self.app.queue);
+        let rolled = self.game.roll(g, &c, now, &mut dice as &mut dyn RollSource);
+        if let Some(state) = &rolled.state {
+            self.store().save_character(c.id, &c.sheet, state).await?;
+        }
+        self.app.log_game_events(G::ID, rolled.events.into_iter());
+        Ok(rolled.lines)
     }
 
     /// `/help [COMMAND]` in this game's channel.
@@ -958,8 +1047,34 @@ impl<G: Game> Referee<G> {
         let mine = self.mine(user, now).await?;
         let day = self.app.day(now);
         match self.game.meaning(g, mine.as_ref(), false, &day) {
-            Meaning::Create(name, sheet) => self.create(Some(user), user, &name, sheet, now).await,
+            Meaning::Create(name, sheet) => {
+                // A character that no longer counts as its player's (dead) gives way to the new.
+                if let Some(old) = mine.as_ref().filter(|c| self.game.gone(c)) {
+                    if self
+                        .store()
+                        .character_named(self.realm, G::ID, &name)
+                        .await?
+                        .is_none_or(|c| c.id == old.id)
+                    {
+                        self.store().retire_character(old.id).await?;
+                    }
+                }
+                self.create(Some(user), user, &name, sheet, now).await
+            }
             Meaning::Decide(d) => self.decide(user, d, now).await,
+            Meaning::DecideOn(d, target) => match self.not_opponent(user, &target) {
+                Some(line) => Ok(vec![line]),
+                None => self.decide(user, d, now).await,
+            },
+            Meaning::Challenge(target) => self.challenge(user, &target, now).await,
+            Meaning::Retire => self.retire(user, mine).await,
+            Meaning::Roll(decision) => match (decision, self.side_of(user)) {
+                (Some(d), Some(_)) => self.decide(user, d, now).await,
+                _ => match mine {
+                    Some(c) => self.roll(c, g, now).await,
+                    None => Ok(vec![self.no_character(user)]),
+                },
+            },
             Meaning::Show(name) => self.show(user, name.as_deref(), now).await,
             Meaning::Refused(line) => Ok(vec![line]),
             Meaning::Change(change, line) => {
@@ -981,16 +1096,54 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// Why `target` is not the speaker's opponent in the fight here, if it is not.
+    fn not_opponent(&self, user: &str, target: &str) -> Option<String> {
+        let f = self.fight.as_ref()?;
+        let side = self.side_of(user)?;
+        let o = side.other().index();
+        let t = target.trim().trim_start_matches('@');
+        if f.sides.plain[o].eq_ignore_ascii_case(t) || f.sides.users[o].eq_ignore_ascii_case(t) {
+            return None;
+        }
+        Some(format!(
+            "'{}' is not your opponent; you fight {}. Usage: /attack [TARGET] [--isp N]",
+            target.trim(),
+            f.sides.who(side.other())
+        ))
+    }
+
+    /// `/morph retire`: the speaker's character leaves the books; its fights stay.
+    async fn retire(&self, user: &str, mine: Option<Character>) -> Result<Lines> {
+        let Some(c) = mine else {
+            return Ok(vec![self.no_character(user)]);
+        };
+        if let Some(channel) = self.app.character_fighting_in(c.id) {
+            return Ok(vec![format!(
+                "{} is fighting in {channel}; retire it once the fight is over.",
+                self.game.styled(&c)
+            )]);
+        }
+        self.store().retire_character(c.id).await?;
+        Ok(vec![format!(
+            "{} is retired; its fights stay in the books. /{} create NAME makes a new one.",
+            self.game.styled(&c),
+            G::CHARACTER
+        )])
+    }
+
     async fn deadline(&mut self, now: DateTime<Utc>) -> Result<Lines> {
         if self.next_deadline().is_none_or(|d| d > now) {
             return Ok(Vec::new());
         }
         let Some(f) = &self.fight else {
             return Ok(match self.challenge.take() {
-                Some(c) => vec![format!(
-                    "The challenge of {} to {} lapses unanswered.",
-                    c.sides.styled[0], c.sides.styled[1]
-                )],
+                Some(c) => vec![{
+                    self.challenge_event("declined", &c.sides, Side::Challenged);
+                    format!(
+                        "The challenge of {} to {} lapses unanswered.",
+                        c.sides.styled[0], c.sides.styled[1]
+                    )
+                }],
                 None => Vec::new(),
             });
         };
@@ -1118,10 +1271,10 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
             .flat_map(|s| &s.rolls)
             .filter(|r| r.1)
             .count();
-        let winner = fight.result().and_then(|r| r.winner).map_or_else(
-            || "a draw".to_string(),
-            |w| format!("{} won", bout_name(&bout, w)),
-        );
+        let winner = match fight.result().and_then(|r| r.winner) {
+            Some(w) => format!("{} won", bout_name(store, &bout, w).await?),
+            None => "a draw".to_string(),
+        };
         report(
             true,
             format!(
@@ -1139,14 +1292,10 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
     })
 }
 
-/// The name a side had in the fight's setup, else who spoke for it.
-fn bout_name(bout: &OpenBout, side: Side) -> String {
-    bout.setup
-        .pointer(&format!("/knights/{}/sheet/name", side.index()))
-        .or_else(|| {
-            bout.setup
-                .pointer(&format!("/minds/{}/sheet/name", side.index()))
-        })
-        .and_then(|v| v.as_str())
-        .map_or_else(|| bout.users[side.index()].clone(), str::to_string)
+/// The name of the character a side fought as, else who spoke for it.
+async fn bout_name(store: &Store, bout: &OpenBout, side: Side) -> Result<String> {
+    Ok(store
+        .character(bout.characters[side.index()])
+        .await?
+        .map_or_else(|| bout.users[side.index()].clone(), |c| c.name))
 }

@@ -14,12 +14,15 @@ use crate::store::games::Character;
 use crate::store::{Id, Store};
 use crate::verify::Report;
 use anyhow::Result;
+use chrono::{DateTime, Utc};
 use futures::future::BoxFuture;
+use herald_engine::dice::RollSource;
 use herald_engine::game::{Fight, Prompt, Side};
 use serde_json::Value;
 use std::sync::Arc;
 
 pub mod pfpduel;
+pub mod psimorphs;
 pub mod tourney;
 
 /// The names of a fight's two sides: "Sir Ector" for narration, and who speaks for each (the
@@ -72,6 +75,28 @@ pub enum Meaning<D> {
     Change(AsOf, String),
     /// A refusal, as one line.
     Refused(String),
+    /// The game's own challenge verb (`/fight TARGET`): handled as `/challenge TARGET`.
+    Challenge(String),
+    /// Removing one's own character from the books (`/morph retire`); its fights stay.
+    Retire,
+    /// A decision naming its target (`/attack TARGET`): refused unless the target is the
+    /// speaker's opponent (its name, or its player's nick).
+    DecideOn(D, String),
+    /// A command that rolls dice out of a fight (a GM's `/check`, its `/redo` and `/keep`),
+    /// answered by [`Game::roll`]; in the speaker's own fight here it is the decision given
+    /// instead, if any.
+    Roll(Option<D>),
+}
+
+/// What a command rolled out of a fight did ([`Game::roll`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rolled {
+    /// The character's new state, to save; `None` when nothing changed.
+    pub state: Option<Value>,
+    /// What to say.
+    pub lines: Vec<String>,
+    /// The events, as JSON with the character named (the core adds the `game` field).
+    pub events: Vec<Value>,
 }
 
 /// One game on the seam: its engine fight and everything the referee asks of it.
@@ -167,6 +192,47 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// After a fight, what the default policy does for an NPC between fights (T19: the
     /// smith), as a change to save; `None` when nothing.
     fn npc_between_fights(&self, character: &Character, day: &str) -> Option<AsOf>;
+
+    /// Answers a [`Meaning::Roll`] for `character` (as of today, not fighting), rolling
+    /// `dice`. None in a game without such commands.
+    fn roll(
+        &self,
+        command: &GameCommand,
+        character: &Character,
+        now: DateTime<Utc>,
+        dice: &mut dyn RollSource,
+    ) -> Rolled {
+        let _ = (character, now, dice);
+        Rolled {
+            lines: vec![format!(
+                "/{} rolls nothing in {}; /help lists its commands.",
+                command.name,
+                Self::NAME
+            )],
+            ..Rolled::default()
+        }
+    }
+
+    /// When reading `character` on `day` recovers it (a new day's rest): the sheet and state
+    /// to save at once, and the event to log. None in a game whose recovery is only read.
+    fn recovery(&self, character: &Character, day: &str) -> Result<Option<(AsOf, Value)>> {
+        let _ = (character, day);
+        Ok(None)
+    }
+
+    /// Whether the character no longer counts as its player's (dead): its player may create
+    /// another, and the old one is then retired.
+    fn gone(&self, character: &Character) -> bool {
+        let _ = character;
+        false
+    }
+
+    /// The event of a challenge's step (`challenge`, `accepted`, `declined`), if the game
+    /// logs one; `by` took the step.
+    fn challenge_event(&self, kind: &'static str, sides: &Sides, by: Side) -> Option<Value> {
+        let _ = (kind, sides, by);
+        None
+    }
 }
 
 /// Makes a channel's table of fights for a game on the seam.
@@ -256,6 +322,14 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| pfpduel::PfpDuel::new(config).map(drop),
         verify: Some(crate::referee::verify::<pfpduel::PfpDuel>),
         matchup: Some(crate::simulate::matchup::<pfpduel::PfpDuel>),
+        id: psimorphs::PsiMorphs::ID,
+        name: psimorphs::PsiMorphs::NAME,
+        commands: psimorphs::PsiMorphs::commands,
+        start: "create a morph with /morph create NAME [--str N ...] (see /help morph create), then /fight TARGET",
+        table: Some(crate::referee::table::<psimorphs::PsiMorphs>),
+        check: |config| psimorphs::PsiMorphs::new(config).map(drop),
+        verify: Some(crate::referee::verify::<psimorphs::PsiMorphs>),
+        matchup: Some(crate::simulate::matchup::<psimorphs::PsiMorphs>),
     },
 ];
 
