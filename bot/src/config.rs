@@ -28,6 +28,9 @@ pub struct Config {
     pub games: GamesConfig,
     /// The Tourney's house tables (`[tourney.weapons]`, ...), read by that game's folder.
     pub tourney: Option<toml::Value>,
+    /// Psionic combat's house data (`[powerpool]`: PC34's budget, PC31's round limit), read
+    /// by that game's folder.
+    pub powerpool: Option<toml::Value>,
 }
 
 /// `[games]`: the game channels play unless a moderator chose another (`/game ID`).

@@ -231,6 +231,9 @@ impl<G: Game> Referee<G> {
         let Some(mine) = self.mine(user, now).await? else {
             return Ok(vec![self.no_character(user)]);
         };
+        if let Some(why) = self.game.cannot_challenge(&mine)? {
+            return Ok(vec![why]);
+        }
         let Some(theirs) = self.find(target, now).await? else {
             return Ok(vec![format!(
                 "No {} or player named '{}' plays {} here. Usage: /challenge TARGET (a player's nick or a {}'s name)",
@@ -486,7 +489,7 @@ impl<G: Game> Referee<G> {
                     p.what,
                     p.options
                         .iter()
-                        .map(|d| format!("/{d}"))
+                        .map(|d| format!("/{}", self.game.decision_text(&f.fight, d)))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )
@@ -624,9 +627,13 @@ impl<G: Game> Referee<G> {
             let i = p.side.index();
             let ordered = f.orders[i].filter(|d| p.options.contains(d));
             let decision = ordered.unwrap_or(p.default);
+            let text = self.game.decision_text(&f.fight, &decision);
             let note = match ordered {
-                Some(d) => format!("{} takes /{d}, as a moderator ordered.", f.sides.styled[i]),
-                None => format!("{} takes /{decision}.", f.sides.styled[i]),
+                Some(_) => format!(
+                    "{} takes /{text}, as a moderator ordered.",
+                    f.sides.styled[i]
+                ),
+                None => format!("{} takes /{text}.", f.sides.styled[i]),
             };
             if let Some(f) = &mut self.fight {
                 f.orders[i] = None;
@@ -867,6 +874,9 @@ impl<G: Game> Referee<G> {
     }
 
     async fn act_as(&mut self, name: &str, text: &str, now: DateTime<Utc>) -> Result<Lines> {
+        if let Some(lines) = self.npc_change(name, text, now).await? {
+            return Ok(lines);
+        }
         let Some(f) = &self.fight else {
             return Ok(vec![format!(
                 "There is no fight in {} for {} to act in.",
@@ -884,8 +894,13 @@ impl<G: Game> Referee<G> {
         };
         let decision = match parse_in(text, &['/', '!'], G::commands()) {
             Some(Ok(Command::Game(g))) => {
-                match self.game.meaning(&g, None, false, &self.app.day(now)) {
+                let meaning = self
+                    .game
+                    .meaning_in_fight(&f.fight, side, &g)
+                    .unwrap_or_else(|| self.game.meaning(&g, None, false, &self.app.day(now)));
+                match meaning {
                     Meaning::Decide(d) => Some(d),
+                    Meaning::Refused(line) => return Ok(vec![line]),
                     _ => None,
                 }
             }
@@ -901,12 +916,51 @@ impl<G: Game> Referee<G> {
         };
         // The NPC's decisions are taken at once when its turn comes: the order waits for it.
         let styled = f.sides.styled[side.index()].clone();
+        let text = self.game.decision_text(&f.fight, &decision);
         if let Some(f) = &mut self.fight {
             f.orders[side.index()] = Some(decision);
         }
         Ok(vec![format!(
-            "{styled} will take /{decision} at its next decision, if it is a choice then."
+            "{styled} will take /{text} at its next decision, if it is a choice then."
         )])
+    }
+
+    /// `/as NPC /COMMAND` for a change out of a fight (`/as Brim /rest`): the game reads it
+    /// for the NPC and it is saved; `None` when the command is no such change.
+    async fn npc_change(
+        &self,
+        name: &str,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Lines>> {
+        let Some(Ok(Command::Game(g))) = parse_in(text, &['/', '!'], G::commands()) else {
+            return Ok(None);
+        };
+        let Some(npc) = self
+            .store()
+            .character_named(self.realm, G::ID, name)
+            .await?
+            .filter(Character::is_npc)
+        else {
+            return Ok(None);
+        };
+        let npc = self.today(npc, now)?;
+        let Meaning::Change(change, line) =
+            self.game.meaning(&g, Some(&npc), false, &self.app.day(now))
+        else {
+            return Ok(None);
+        };
+        if let Some(channel) = self.app.character_fighting_in(npc.id) {
+            return Ok(Some(vec![format!(
+                "{} is fighting in {channel}; /{} waits until the fight is over.",
+                self.game.styled(&npc),
+                g.name
+            )]));
+        }
+        self.store()
+            .save_character(npc.id, &change.sheet, &change.state)
+            .await?;
+        Ok(Some(vec![line]))
     }
 
     /// `/help [COMMAND]` in this game's channel.
@@ -955,10 +1009,19 @@ impl<G: Game> Referee<G> {
         if g.name == "help" {
             return Ok(self.help(g.arg("command")));
         }
+        if let (Some(f), Some(side)) = (&self.fight, self.side_of(user)) {
+            match self.game.meaning_in_fight(&f.fight, side, g) {
+                Some(Meaning::Decide(d)) => return self.decide(user, d, now).await,
+                Some(Meaning::Refused(line)) => return Ok(vec![line]),
+                _ => {}
+            }
+        }
         let mine = self.mine(user, now).await?;
         let day = self.app.day(now);
         match self.game.meaning(g, mine.as_ref(), false, &day) {
             Meaning::Create(name, sheet) => self.create(Some(user), user, &name, sheet, now).await,
+            Meaning::Challenge(target) => self.challenge(user, &target, now).await,
+            Meaning::Retire => self.retire(user, mine, g).await,
             Meaning::Decide(d) => self.decide(user, d, now).await,
             Meaning::Show(name) => self.show(user, name.as_deref(), now).await,
             Meaning::Refused(line) => Ok(vec![line]),
@@ -981,6 +1044,26 @@ impl<G: Game> Referee<G> {
         }
     }
 
+    /// `/creature retire` and its kind: the speaker's own character leaves the game, unless
+    /// it is fighting; its fights stay in the books.
+    async fn retire(&self, user: &str, mine: Option<Character>, g: &GameCommand) -> Result<Lines> {
+        let Some(c) = mine else {
+            return Ok(vec![self.no_character(user)]);
+        };
+        if let Some(channel) = self.app.character_fighting_in(c.id) {
+            return Ok(vec![format!(
+                "{} is fighting in {channel}; /{} waits until the fight is over.",
+                self.game.styled(&c),
+                g.name
+            )]);
+        }
+        self.store().retire_character(c.id).await?;
+        Ok(vec![format!(
+            "{} is retired; its fights stay in the books.",
+            self.game.styled(&c)
+        )])
+    }
+
     async fn deadline(&mut self, now: DateTime<Utc>) -> Result<Lines> {
         if self.next_deadline().is_none_or(|d| d > now) {
             return Ok(Vec::new());
@@ -1000,7 +1083,7 @@ impl<G: Game> Referee<G> {
         let note = format!(
             "{} did not answer in time: /{} is taken for them.",
             f.sides.who(p.side),
-            p.default
+            self.game.decision_text(&f.fight, &p.default)
         );
         self.apply(p.side, p.default, now, Some(note), true).await
     }
@@ -1143,6 +1226,10 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
 fn bout_name(bout: &OpenBout, side: Side) -> String {
     bout.setup
         .pointer(&format!("/knights/{}/sheet/name", side.index()))
+        .or_else(|| {
+            bout.setup
+                .pointer(&format!("/creatures/{}/sheet/name", side.index()))
+        })
         .and_then(|v| v.as_str())
         .map_or_else(|| bout.users[side.index()].clone(), str::to_string)
 }

@@ -19,6 +19,7 @@ use herald_engine::game::{Fight, Prompt, Side};
 use serde_json::Value;
 use std::sync::Arc;
 
+pub mod powerpool;
 pub mod tourney;
 
 /// The names of a fight's two sides: "Sir Ector" for narration, and who speaks for each (the
@@ -71,6 +72,11 @@ pub enum Meaning<D> {
     Change(AsOf, String),
     /// A refusal, as one line.
     Refused(String),
+    /// The game's own challenge verb (`/psicombat TARGET`): the target, handled exactly as
+    /// `/challenge TARGET`.
+    Challenge(String),
+    /// Removing one's own character (`/creature retire`).
+    Retire,
 }
 
 /// One game on the seam: its engine fight and everything the referee asks of it.
@@ -156,6 +162,34 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// After a fight, what the default policy does for an NPC between fights (T19: the
     /// smith), as a change to save; `None` when nothing.
     fn npc_between_fights(&self, character: &Character, day: &str) -> Option<AsOf>;
+
+    /// Reads a command of its table during `fight`, for `side`: a decision that names the
+    /// fight's creatures, which [`Game::meaning`] cannot resolve. `None` leaves the command to
+    /// [`Game::meaning`].
+    fn meaning_in_fight(
+        &self,
+        _fight: &Self::Fight,
+        _side: Side,
+        _command: &GameCommand,
+    ) -> Option<Meaning<<Self::Fight as Fight>::Decision>> {
+        None
+    }
+
+    /// A decision as its command line, for "... takes /attack Brim stab": by default its
+    /// `Display`.
+    fn decision_text(
+        &self,
+        _fight: &Self::Fight,
+        decision: &<Self::Fight as Fight>::Decision,
+    ) -> String {
+        decision.to_string()
+    }
+
+    /// Why the character (as of today) may not issue a challenge, if it may not (a mind that
+    /// is not psionic, PC33).
+    fn cannot_challenge(&self, _character: &Character) -> Result<Option<String>> {
+        Ok(None)
+    }
 }
 
 /// Makes a channel's table of fights for a game on the seam.
@@ -235,6 +269,16 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| tourney::Tourney::new(config).map(drop),
         verify: Some(crate::referee::verify::<tourney::Tourney>),
         matchup: Some(crate::simulate::matchup::<tourney::Tourney>),
+    },
+    GameInfo {
+        id: powerpool::PowerPool::ID,
+        name: powerpool::PowerPool::NAME,
+        commands: powerpool::PowerPool::commands,
+        start: "create a creature with /creature create NAME --kind psionicist|wild|none --hd N [--attack M,M] [--defense M,M], then /psicombat FOE",
+        table: Some(crate::referee::table::<powerpool::PowerPool>),
+        check: |config| powerpool::PowerPool::new(config).map(drop),
+        verify: Some(crate::referee::verify::<powerpool::PowerPool>),
+        matchup: Some(crate::simulate::matchup::<powerpool::PowerPool>),
     },
 ];
 
