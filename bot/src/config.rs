@@ -35,6 +35,9 @@ pub struct Config {
     /// Psi Morphs' house tables (`[psimorphs]`, `[psimorphs.budget]`, `[[psimorphs.forces]]`),
     /// read by that game's folder.
     pub psimorphs: Option<toml::Value>,
+    /// Psionic combat's house data (`[powerpool]`: PC34's budget, PC31's round limit), read
+    /// by that game's folder.
+    pub powerpool: Option<toml::Value>,
 }
 
 /// `[games]`: the game channels play unless a moderator chose another (`/game ID`).

@@ -251,6 +251,9 @@ impl<G: Game> Referee<G> {
         let Some(mine) = self.mine(user, now).await? else {
             return Ok(vec![self.no_character(user)]);
         };
+        if let Some(why) = self.game.cannot_challenge(&mine)? {
+            return Ok(vec![why]);
+        }
         let Some(theirs) = self.find(target, now).await? else {
             return Ok(vec![format!(
                 "No {} or player named '{}' plays {} here. Usage: /challenge TARGET (a player's nick or a {}'s name)",
@@ -520,7 +523,7 @@ impl<G: Game> Referee<G> {
                     p.what,
                     p.options
                         .iter()
-                        .map(|d| format!("/{d}"))
+                        .map(|d| format!("/{}", self.game.decision_text(&f.fight, d)))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )
@@ -658,9 +661,13 @@ impl<G: Game> Referee<G> {
             let i = p.side.index();
             let ordered = f.orders[i].filter(|d| p.options.contains(d));
             let decision = ordered.unwrap_or(p.default);
+            let text = self.game.decision_text(&f.fight, &decision);
             let note = match ordered {
-                Some(d) => format!("{} takes /{d}, as a moderator ordered.", f.sides.styled[i]),
-                None => format!("{} takes /{decision}.", f.sides.styled[i]),
+                Some(_) => format!(
+                    "{} takes /{text}, as a moderator ordered.",
+                    f.sides.styled[i]
+                ),
+                None => format!("{} takes /{text}.", f.sides.styled[i]),
             };
             if let Some(f) = &mut self.fight {
                 f.orders[i] = None;
@@ -901,7 +908,7 @@ impl<G: Game> Referee<G> {
     }
 
     async fn act_as(&mut self, name: &str, text: &str, now: DateTime<Utc>) -> Result<Lines> {
-        if let Some(lines) = self.act_as_roll(name, text, now).await? {
+        if let Some(lines) = self.act_as_out_of_fight(name, text, now).await? {
             return Ok(lines);
         }
         let Some(f) = &self.fight else {
@@ -921,10 +928,15 @@ impl<G: Game> Referee<G> {
         };
         let decision = match parse_in(text, &['/', '!'], G::commands()) {
             Some(Ok(Command::Game(g))) => {
-                match self.game.meaning(&g, None, false, &self.app.day(now)) {
+                let meaning = self
+                    .game
+                    .meaning_in_fight(&f.fight, side, &g)
+                    .unwrap_or_else(|| self.game.meaning(&g, None, false, &self.app.day(now)));
+                match meaning {
                     Meaning::Decide(d) | Meaning::DecideOn(d, _) | Meaning::Roll(Some(d)) => {
                         Some(d)
                     }
+                    Meaning::Refused(line) => return Ok(vec![line]),
                     _ => None,
                 }
             }
@@ -940,17 +952,19 @@ impl<G: Game> Referee<G> {
         };
         // The NPC's decisions are taken at once when its turn comes: the order waits for it.
         let styled = f.sides.styled[side.index()].clone();
+        let text = self.game.decision_text(&f.fight, &decision);
         if let Some(f) = &mut self.fight {
             f.orders[side.index()] = Some(decision);
         }
         Ok(vec![format!(
-            "{styled} will take /{decision} at its next decision, if it is a choice then."
+            "{styled} will take /{text} at its next decision, if it is a choice then."
         )])
     }
 
-    /// `/as NPC /check ...` (and its `/redo`, `/keep`) for an NPC not fighting here: `None`
-    /// when the line is not such a roll.
-    async fn act_as_roll(
+    /// `/as NPC /COMMAND` for an NPC out of a fight here: a roll out of a fight (`/as Drone-7
+    /// /check ...`, its `/redo` and `/keep`), or a change between fights (`/as Brim /rest`),
+    /// saved; `None` when the line is neither.
+    async fn act_as_out_of_fight(
         &mut self,
         name: &str,
         text: &str,
@@ -974,6 +988,19 @@ impl<G: Game> Referee<G> {
             .is_some_and(|f| f.fighters.iter().any(|c| c.id == npc.id));
         match self.game.meaning(&g, Some(&npc), false, &self.app.day(now)) {
             Meaning::Roll(_) if !fighting_here => Ok(Some(self.roll(npc, &g, now).await?)),
+            Meaning::Change(change, line) => {
+                if let Some(channel) = self.app.character_fighting_in(npc.id) {
+                    return Ok(Some(vec![format!(
+                        "{} is fighting in {channel}; /{} waits until the fight is over.",
+                        self.game.styled(&npc),
+                        g.name
+                    )]));
+                }
+                self.store()
+                    .save_character(npc.id, &change.sheet, &change.state)
+                    .await?;
+                Ok(Some(vec![line]))
+            }
             _ => Ok(None),
         }
     }
@@ -1043,6 +1070,13 @@ impl<G: Game> Referee<G> {
     ) -> Result<Lines> {
         if g.name == "help" {
             return Ok(self.help(g.arg("command")));
+        }
+        if let (Some(f), Some(side)) = (&self.fight, self.side_of(user)) {
+            match self.game.meaning_in_fight(&f.fight, side, g) {
+                Some(Meaning::Decide(d)) => return self.decide(user, d, now).await,
+                Some(Meaning::Refused(line)) => return Ok(vec![line]),
+                _ => {}
+            }
         }
         let mine = self.mine(user, now).await?;
         let day = self.app.day(now);
@@ -1153,7 +1187,7 @@ impl<G: Game> Referee<G> {
         let note = format!(
             "{} did not answer in time: /{} is taken for them.",
             f.sides.who(p.side),
-            p.default
+            self.game.decision_text(&f.fight, &p.default)
         );
         self.apply(p.side, p.default, now, Some(note), true).await
     }

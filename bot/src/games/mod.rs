@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 pub mod pfpduel;
 pub mod psimorphs;
+pub mod powerpool;
 pub mod tourney;
 
 /// The names of a fight's two sides: "Sir Ector" for narration, and who speaks for each (the
@@ -233,6 +234,34 @@ pub trait Game: Sized + Send + Sync + 'static {
         let _ = (kind, sides, by);
         None
     }
+
+    /// Reads a command of its table during `fight`, for `side`: a decision that names the
+    /// fight's creatures, which [`Game::meaning`] cannot resolve. `None` leaves the command to
+    /// [`Game::meaning`].
+    fn meaning_in_fight(
+        &self,
+        _fight: &Self::Fight,
+        _side: Side,
+        _command: &GameCommand,
+    ) -> Option<Meaning<<Self::Fight as Fight>::Decision>> {
+        None
+    }
+
+    /// A decision as its command line, for "... takes /attack Brim stab": by default its
+    /// `Display`.
+    fn decision_text(
+        &self,
+        _fight: &Self::Fight,
+        decision: &<Self::Fight as Fight>::Decision,
+    ) -> String {
+        decision.to_string()
+    }
+
+    /// Why the character (as of today) may not issue a challenge, if it may not (a mind that
+    /// is not psionic, PC33).
+    fn cannot_challenge(&self, _character: &Character) -> Result<Option<String>> {
+        Ok(None)
+    }
 }
 
 /// Makes a channel's table of fights for a game on the seam.
@@ -322,6 +351,8 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| pfpduel::PfpDuel::new(config).map(drop),
         verify: Some(crate::referee::verify::<pfpduel::PfpDuel>),
         matchup: Some(crate::simulate::matchup::<pfpduel::PfpDuel>),
+    },
+    GameInfo {
         id: psimorphs::PsiMorphs::ID,
         name: psimorphs::PsiMorphs::NAME,
         commands: psimorphs::PsiMorphs::commands,
@@ -330,6 +361,16 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| psimorphs::PsiMorphs::new(config).map(drop),
         verify: Some(crate::referee::verify::<psimorphs::PsiMorphs>),
         matchup: Some(crate::simulate::matchup::<psimorphs::PsiMorphs>),
+    },
+    GameInfo {
+        id: powerpool::PowerPool::ID,
+        name: powerpool::PowerPool::NAME,
+        commands: powerpool::PowerPool::commands,
+        start: "create a creature with /creature create NAME --kind psionicist|wild|none --hd N [--attack M,M] [--defense M,M], then /psicombat FOE",
+        table: Some(crate::referee::table::<powerpool::PowerPool>),
+        check: |config| powerpool::PowerPool::new(config).map(drop),
+        verify: Some(crate::referee::verify::<powerpool::PowerPool>),
+        matchup: Some(crate::simulate::matchup::<powerpool::PowerPool>),
     },
 ];
 

@@ -1747,7 +1747,8 @@ impl Combat {
         Act::Pass
     }
 
-    /// The legal choices of `seat` now, for prompts (dice all, no spells, no draws).
+    /// The legal choices of `seat` now, for prompts (dice all, no spells, no draws), `/yield`
+    /// last.
     pub fn options_for(&self, seat: Seat) -> Vec<Act> {
         let mut out = Vec::new();
         match self.phase {
@@ -1828,6 +1829,10 @@ impl Combat {
                 }
             }
             _ => {}
+        }
+        // PC32: a creature may yield at any time, so at every prompt.
+        if !out.is_empty() {
+            out.push(Act::Yield);
         }
         out
     }
