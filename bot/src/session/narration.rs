@@ -2,7 +2,7 @@
 //! start and steps told compact, a step and the prompt it leads to in one line.
 
 use super::{Lines, Session, NOT_RECORDED_END, NOT_RECORDED_START};
-use crate::hub::Rights;
+use crate::app::Rights;
 use crate::narration::{clauses, join, Narration, CLAUSE, PROMPT};
 use crate::render::prompt_line;
 use anyhow::Result;
