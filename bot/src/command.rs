@@ -383,6 +383,9 @@ pub enum Command {
     Accept,
     /// `/decline`: decline a challenge, or decline Swordplay after a practice Joust (R41).
     Decline,
+    /// `/confirm`: go ahead with the act that cannot be undone the speaker was just asked to
+    /// confirm (oathbreaking, `/ransom kill`), within 60 s of the asking (R173).
+    Confirm,
     /// `/status`: what is going on in this channel, and who must decide.
     Status,
     /// `/help [COMMAND]`.
@@ -550,6 +553,7 @@ impl Command {
             Command::Joust { .. } => "joust",
             Command::Accept => "accept",
             Command::Decline => "decline",
+            Command::Confirm => "confirm",
             Command::Status => "status",
             Command::Help { .. } => "help",
             Command::Odds { .. } => "odds",
@@ -1265,6 +1269,17 @@ pub const COMMANDS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| Ok(Command::RansomKill { knight: v.req("knight")? }),
+    },
+    CommandSpec {
+        path: &["confirm"],
+        aliases: &[],
+        usage: "/confirm",
+        summary: "Go ahead, within 60s of the question, with oathbreaking or killing a captive.",
+        example: "/confirm",
+        args: &[],
+        access: Access::Everyone,
+        group: Group::Knights,
+        build: |_| Ok(Command::Confirm),
     },
     CommandSpec {
         path: &["ransom", "pay"],

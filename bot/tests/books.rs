@@ -493,7 +493,7 @@ async fn ransom_from_capture_to_release_or_death() {
     let run = h.say(&lost_joust(6, "alan", "brenna", "brenna")).await;
     let lines = fight_for_ransom(&h, &run, 5, "Brenna").await;
     has(&lines, "Sir Alan is captured by Baroness Brenna");
-    h.say("gwen: /ransom kill Alan\nbrenna: /ransom kill Alan\nalan: /knight\n")
+    h.say("gwen: /ransom kill Alan\nbrenna: /ransom kill Alan\nbrenna: /confirm\nalan: /knight\n")
         .await
         .expect("Dame Gwen cannot kill Sir Alan: only Baroness Brenna, who holds Sir Alan, may do that (R33).")
         .expect("Baroness Brenna puts Sir Alan to death, a captive of a fight under hostility (R33). His allegiances, hostilities and offers end with him (R109); alan may create a new knight.")
@@ -542,7 +542,7 @@ async fn ransom_from_capture_to_release_or_death() {
     );
     let gwen = h.id("Gwen").await;
     assert!(h.app.store.is_captive(gwen).await.unwrap());
-    h.say("cai: /ransom kill Brenna\n")
+    h.say("cai: /ransom kill Brenna\ncai: /confirm\n")
         .await
         .expect("Sir Cai puts Baroness Brenna to death");
     assert!(!h.app.store.is_captive(gwen).await.unwrap());
