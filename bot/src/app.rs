@@ -76,6 +76,8 @@ pub struct App {
     enlisted: Mutex<HashMap<Id, String>>,
     realms: Mutex<HashMap<String, Id>>,
     events: Option<Mutex<Box<dyn Write + Send>>>,
+    /// Acts that cannot be undone, asked and awaiting `/confirm` (R173).
+    pub confirmations: crate::office::Confirmations,
 }
 
 impl App {
@@ -99,6 +101,7 @@ impl App {
             enlisted: Mutex::new(HashMap::new()),
             realms: Mutex::new(HashMap::new()),
             events: None,
+            confirmations: crate::office::Confirmations::default(),
         })
     }
 

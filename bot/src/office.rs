@@ -15,7 +15,8 @@
 //!
 //! Where the rules leave a question open, the project decided (`docs/rulings.md`): `/renounce`
 //! names its rule and needs its cause on the books (R150–R152), revocations (R153), admin awards
-//! (R154), retirement (R155), fights for ransom (R156), captives (R157), answering offers (R158).
+//! (R154), retirement (R155), fights for ransom (R156), captives (R157), answering offers (R158),
+//! and acts that cannot be undone waiting for `/confirm` (R180).
 
 use crate::app::App;
 use crate::command::{Command, HostilityAction, Standing as By, YearMonth};
@@ -57,6 +58,7 @@ pub fn handles(command: &Command) -> bool {
             | Command::AdminRevoke { .. }
             | Command::AdminRename { .. }
             | Command::AdminRetire { .. }
+            | Command::Confirm
     )
 }
 
@@ -68,6 +70,14 @@ pub async fn handle(
     command: Command,
     now: DateTime<Utc>,
 ) -> Result<Option<Lines>> {
+    // `/confirm` is the act it confirms, asked again against the books as they stand (R180).
+    let (command, confirmed) = match command {
+        Command::Confirm => match app.confirmations.take(realm, user, now) {
+            Ok(asked) => (asked.command, Some(asked.question)),
+            Err(line) => return Ok(Some(vec![line])),
+        },
+        other => (other, None),
+    };
     let ctx = Ctx {
         app,
         realm,
@@ -76,6 +86,8 @@ pub async fn handle(
         month: app.month(now),
         command: command_word(&command),
         notes: std::sync::Mutex::new(Vec::new()),
+        asking: command.clone(),
+        confirmed,
     };
     let lines = match command {
         Command::Ledger { name, month, page } => {
@@ -155,9 +167,56 @@ struct Ctx<'a> {
     /// Lines said before the reply: which knight a name meant (R170). Locked only briefly,
     /// never across an `.await`.
     notes: std::sync::Mutex<Vec<String>>,
+    /// The command being answered, kept for `/confirm` when it asks (R180).
+    asking: Command,
+    /// The question this player confirmed, when the command comes from `/confirm`.
+    confirmed: Option<String>,
 }
 
 impl Ctx<'_> {
+    /// Whether `question` is the one this player confirmed; if not, it is left in `asked` for
+    /// [`Ctx::ask`], and the change writes nothing (R180).
+    fn unconfirmed(&self, question: String, asked: &mut Option<String>) -> bool {
+        if self.confirmed.as_deref() == Some(question.as_str()) {
+            return false;
+        }
+        *asked = Some(question);
+        true
+    }
+
+    /// Puts `question` to the player: the act waits for their `/confirm` (R180). Says so when it
+    /// takes the place of another question still open, or when the books changed between the
+    /// question confirmed and the `/confirm`.
+    fn ask(&self, knight: &str, question: String) -> Lines {
+        let mut lines = Vec::new();
+        if self.confirmed.is_some() {
+            lines.push(format!(
+                "{}, the books changed since you were asked; nothing was done.",
+                self.user
+            ));
+        }
+        let asked = Asked {
+            command: self.asking.clone(),
+            typed: format!("{} {knight}", self.command),
+            question: question.clone(),
+            at: self.now,
+        };
+        let typed = asked.typed.clone();
+        if let Some(earlier) = self
+            .app
+            .confirmations
+            .put(self.realm, self.user, asked, self.now)
+            .filter(|earlier| earlier.typed != typed)
+        {
+            lines.push(format!(
+                "{}, this takes the place of your earlier question ({}), which is dropped.",
+                self.user, earlier.typed
+            ));
+        }
+        lines.push(question);
+        lines
+    }
+
     fn doer(&self, actor: Option<Id>) -> Doer<'_> {
         Doer {
             realm: self.realm,
@@ -240,6 +299,14 @@ fn their(style: Style) -> &'static str {
     match style {
         Style::Sir => "his",
         Style::Dame => "her",
+    }
+}
+
+/// "he" or "she".
+fn they(style: Style) -> &'static str {
+    match style {
+        Style::Sir => "he",
+        Style::Dame => "she",
     }
 }
 
@@ -649,6 +716,8 @@ pub async fn accept(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Res
         month: app.month(now),
         command: "/accept",
         notes: std::sync::Mutex::new(Vec::new()),
+        asking: Command::Accept,
+        confirmed: None,
     };
     let Some(me) = app.store.knight_of(realm, user).await? else {
         return Ok(None);
@@ -904,6 +973,7 @@ async fn declare(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
         Ok(pair) => pair,
         Err(line) => return Ok(vec![line]),
     };
+    let mut asked = None;
     let result = ctx
         .app
         .store
@@ -929,6 +999,16 @@ async fn declare(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
             let mut lines = Vec::new();
             if oathbreaking {
                 let role = if m.lord == Some(other.id) { "lord" } else { "vassal" };
+                let (_, pp) = changes.net(me.id);
+                let question = format!(
+                    "Declaring hostility on your {role} {} is oathbreaking: it costs you half your Prestige ({} of {} PP). /confirm within {CONFIRM_SECS}s to go ahead.",
+                    o.styled(),
+                    -pp,
+                    m.pp
+                );
+                if ctx.unconfirmed(question, &mut asked) {
+                    return Err(String::new());
+                }
                 lines.push(format!(
                     "{} declares hostility against {} {role} {}: oathbreaking (R33). {}; the allegiance is broken and they are hostile.",
                     m.styled(),
@@ -955,6 +1035,9 @@ async fn declare(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
             Ok(Plan::new(changes, lines))
         })
         .await?;
+    if let Some(question) = asked {
+        return Ok(ctx.ask(&other.sheet.name, question));
+    }
     Ok(many(result))
 }
 
@@ -1089,6 +1172,7 @@ async fn kill(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
         Ok(pair) => pair,
         Err(line) => return Ok(vec![line]),
     };
+    let mut asked = None;
     let result = ctx
         .app
         .store
@@ -1097,6 +1181,20 @@ async fn kill(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
             let o = holding(v, other.id)?;
             let changes = books::kill(&v.realm, me.id, other.id)
                 .map_err(|e| format!("{} cannot kill {}: {e}.", m.styled(), o.styled()))?;
+            let owed = v.realm.captivities.get(&other.id).map_or(Points::ZERO, |c| {
+                c.demanded.unwrap_or(c.customary) - c.paid()
+            });
+            let question = format!(
+                "Putting {} to death cannot be undone: {} leaves the lists for good with {} HP and {} PP, {} allegiances, hostilities and offers end (R109), and you give up the {owed} PP of ransom still owed. /confirm within {CONFIRM_SECS}s to go ahead.",
+                o.styled(),
+                they(o.style),
+                o.hp,
+                o.pp,
+                their(o.style)
+            );
+            if ctx.unconfirmed(question, &mut asked) {
+                return Err(String::new());
+            }
             let line = format!(
                 "{} puts {} to death, a captive of a fight under hostility (R33). {} allegiances, hostilities and offers end with {} (R109); {} may create a new knight.",
                 m.styled(),
@@ -1108,6 +1206,9 @@ async fn kill(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
             Ok(Plan::new(changes, line))
         })
         .await?;
+    if let Some(question) = asked {
+        return Ok(ctx.ask(&other.sheet.name, question));
+    }
     Ok(one(result))
 }
 
@@ -1632,6 +1733,85 @@ async fn admin_retire(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
         their(k.sheet.style),
         k.owner
     )])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Acts that cannot be undone wait for /confirm (R180)
+// ---------------------------------------------------------------------------------------------
+
+/// How long a question waits for `/confirm`, by the session's clock (a transcript's `@clock`).
+pub const CONFIRM_SECS: i64 = 60;
+
+/// An act asked and awaiting its player's `/confirm`.
+#[derive(Clone, Debug)]
+struct Asked {
+    /// The command that asked, answered again on `/confirm`.
+    command: Command,
+    /// The command as the player would type it again: "/ransom kill Alan".
+    typed: String,
+    /// The question as put: `/confirm` goes ahead only while the books still give the same one.
+    question: String,
+    /// When it was asked.
+    at: DateTime<Utc>,
+}
+
+impl Asked {
+    fn lapsed(&self, now: DateTime<Utc>) -> bool {
+        now - self.at > chrono::Duration::seconds(CONFIRM_SECS)
+    }
+}
+
+/// The acts awaiting `/confirm`, one per player and realm (R180). Kept in memory: nothing is
+/// written until the player confirms, so a restart only drops the question. Other commands
+/// leave a question open; it lapses after [`CONFIRM_SECS`], and a second question takes the
+/// place of the first, saying so.
+#[derive(Debug, Default)]
+pub struct Confirmations(std::sync::Mutex<std::collections::HashMap<(Id, String), Asked>>);
+
+impl Confirmations {
+    fn map(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<(Id, String), Asked>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Records `asked` for `user`; returns the question it replaces, if one was still open.
+    fn put(&self, realm: Id, user: &str, asked: Asked, now: DateTime<Utc>) -> Option<Asked> {
+        let mut map = self.map();
+        map.retain(|_, a| !a.lapsed(now));
+        map.insert((realm, user.to_string()), asked)
+            .filter(|earlier| !earlier.lapsed(now))
+    }
+
+    /// The act `user` confirms now, taken from the open questions; or the one line that says
+    /// why there is none: nothing asked, asked too long ago, or asked of someone else.
+    fn take(&self, realm: Id, user: &str, now: DateTime<Utc>) -> Result<Asked, String> {
+        let mut map = self.map();
+        match map.remove(&(realm, user.to_string())) {
+            Some(asked) if asked.lapsed(now) => Err(format!(
+                "{user}, too late: {} was asked {}s ago, and a question waits {CONFIRM_SECS}s; nothing was done. To go ahead, ask again: {}",
+                asked.typed,
+                (now - asked.at).num_seconds(),
+                asked.typed
+            )),
+            Some(asked) => Ok(asked),
+            None => {
+                let other = map
+                    .iter()
+                    .filter(|((r, _), a)| *r == realm && !a.lapsed(now))
+                    .max_by_key(|((_, u), a)| (a.at, u.clone()));
+                Err(match other {
+                    Some(((_, asker), a)) => format!(
+                        "{user}, nothing of yours awaits /confirm: {asker}'s {} waits for {asker}'s own /confirm.",
+                        a.typed
+                    ),
+                    None => format!(
+                        "{user}, nothing awaits your /confirm: it goes ahead, within {CONFIRM_SECS}s of the question, with hostility on your own lord or vassal, or /ransom kill."
+                    ),
+                })
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -336,3 +336,24 @@ async fn every_table_is_exported() {
     assert_eq!(exported, names);
     assert_eq!(doc["format"], "herald-books");
 }
+
+/// A fight still open when the books were exported carries on from the imported books as it
+/// would from the original ones: the same state, the same next step.
+#[tokio::test]
+async fn an_open_fight_carries_on_from_the_imported_books() {
+    let books = Books::new();
+    build(&books.path(), &[file("example.txt")]).await;
+    let (doc, store) = round_trip(&books.path()).await;
+    assert!(
+        doc["fights"][0]["ended_at"].is_null(),
+        "example.txt leaves the fight open"
+    );
+    drop(store);
+    let imported = books.path().with_file_name("imported.db");
+    let next = "@clock 2026-12-01T10:00:10Z\nevan: /status\ndana: /status\n";
+    let original = run_with(&books.path(), CONFIG, next).await;
+    let restored = run_with(&imported, CONFIG, next).await;
+    assert_eq!(restored.result, Ok(()), "{}", restored.out);
+    assert!(original.said("Fight #1"), "{}", original.out);
+    assert_eq!(original.out, restored.out);
+}

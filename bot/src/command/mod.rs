@@ -395,6 +395,9 @@ pub enum Command {
     Accept,
     /// `/decline`: decline a challenge, or decline Swordplay after a practice Joust (R41).
     Decline,
+    /// `/confirm`: go ahead with the act that cannot be undone the speaker was just asked to
+    /// confirm (oathbreaking, `/ransom kill`), within 60 s of the asking (R180).
+    Confirm,
     /// `/status`: what is going on in this channel, and who must decide.
     Status,
     /// `/help [COMMAND]`.
@@ -572,6 +575,7 @@ impl Command {
             Command::Joust { .. } => "joust",
             Command::Accept => "accept",
             Command::Decline => "decline",
+            Command::Confirm => "confirm",
             Command::Status => "status",
             Command::Help { .. } => "help",
             Command::Rules { .. } => "rules",

@@ -339,6 +339,17 @@ pub const COMMANDS: &[CommandSpec] = &[
         build: |v| Ok(Command::RansomKill { knight: v.req("knight")? }),
     },
     CommandSpec {
+        path: &["confirm"],
+        aliases: &[],
+        usage: "/confirm",
+        summary: "Go ahead, within 60s of the question, with oathbreaking or killing a captive.",
+        example: "/confirm",
+        args: &[],
+        access: Access::Everyone,
+        group: Group::Knights,
+        build: |_| Ok(Command::Confirm),
+    },
+    CommandSpec {
         path: &["ransom", "pay"],
         aliases: &[],
         usage: "/ransom pay KNIGHT PP",
