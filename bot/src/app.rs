@@ -77,7 +77,7 @@ pub struct App {
     realms: Mutex<HashMap<String, Id>>,
     events: Option<Mutex<Box<dyn Write + Send>>>,
     /// Acts that cannot be undone, asked and awaiting `/confirm` (R173).
-    pub confirmations: crate::office::Confirmations,
+    pub confirmations: crate::confirm::Confirmations,
 }
 
 impl App {
@@ -101,7 +101,7 @@ impl App {
             enlisted: Mutex::new(HashMap::new()),
             realms: Mutex::new(HashMap::new()),
             events: None,
-            confirmations: crate::office::Confirmations::default(),
+            confirmations: crate::confirm::Confirmations::default(),
         })
     }
 

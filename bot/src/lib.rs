@@ -14,6 +14,7 @@ pub mod cli;
 pub mod clock;
 pub mod command;
 pub mod config;
+pub mod confirm;
 pub mod desk;
 pub mod dice;
 pub mod export;

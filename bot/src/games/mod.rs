@@ -22,8 +22,8 @@ use serde_json::Value;
 use std::sync::Arc;
 
 pub mod pfpduel;
-pub mod psimorphs;
 pub mod powerpool;
+pub mod psimorphs;
 pub mod tourney;
 
 /// The names of a fight's two sides: "Sir Ector" for narration, and who speaks for each (the
