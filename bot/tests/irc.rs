@@ -831,13 +831,6 @@ async fn herald_run_starts_the_irc_transport() {
 // fumble, T8's fall and stand, T14's offer to yield in the prompt, T15's knight out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tourney_bout_on_irc_is_refereed_to_the_end() {
-// R21 on IRC: `/msg herald !psi SKILL` arms in the channel where the player has a challenge, the
-// channel hearing only that a skill is readied; a refusal naming a skill and a `!psi` said in
-// the channel are answered by private message; with challenges in two channels the player is
-// asked which, and names it. The opponent's client never sees the skill's name. `!fight N` and
-// `!fights NAME` by private message are answered to the asker alone (issue 15, item 11).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn psi_is_armed_by_private_message_and_history_is_told_privately() {
     let Some(server) = Ngircd::start(false).await else {
         return;
     };
@@ -913,6 +906,20 @@ async fn psi_is_armed_by_private_message_and_history_is_told_privately() {
         ann.hear("#lists", "in The Tourney").await,
         "Sir Ector in The Tourney: 0 wins, 1 loss, 0 draws."
     );
+    herald.stop().await;
+}
+
+// R21 on IRC: `/msg herald !psi SKILL` arms in the channel where the player has a challenge, the
+// channel hearing only that a skill is readied; a refusal naming a skill and a `!psi` said in
+// the channel are answered by private message; with challenges in two channels the player is
+// asked which, and names it. The opponent's client never sees the skill's name. `!fight N` and
+// `!fights NAME` by private message are answered to the asker alone (issue 15, item 11).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn psi_is_armed_by_private_message_and_history_is_told_privately() {
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
+    let books = Books::new();
     let two_channels = settings(server.port).replace(
         "channels = [\"#lists\"]",
         "channels = [\"#lists\", \"#yard\"]",
