@@ -23,6 +23,7 @@ pub mod history;
 pub mod hub;
 pub mod narration;
 pub mod office;
+pub mod picture;
 pub mod referee;
 pub mod render;
 pub mod resolve;

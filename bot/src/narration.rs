@@ -269,7 +269,7 @@ pub fn clauses(events: &[Event], names: &Names) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use herald_engine::psiknight::event::{ModKind, Modifier};
+    use herald_engine::psiknight::event::{ModKind, Modifier, Modifiers};
 
     fn names() -> Names {
         ["Dara".into(), "Eoin".into()]
@@ -283,7 +283,7 @@ mod tests {
             target,
             success,
             base: target,
-            modifiers: Vec::new(),
+            modifiers: Modifiers::new(),
             cap: None,
             automatic: None,
         }
@@ -322,10 +322,14 @@ mod tests {
                 target: 65,
                 success: true,
                 base: 40,
-                modifiers: vec![Modifier {
-                    kind: ModKind::Sweep,
-                    value: 25,
-                }],
+                modifiers: {
+                    let mut m = Modifiers::new();
+                    m.push(Modifier {
+                        kind: ModKind::Sweep,
+                        value: 25,
+                    });
+                    m
+                },
                 cap: None,
                 automatic: None,
             },

@@ -936,6 +936,7 @@ impl Session {
                 "Fight #{}: {} vs {}, {stage}.",
                 f.id, f.styled[0], f.styled[1]
             )];
+            lines.push(crate::picture::fight_standing(&f.m, &f.styled));
             lines.extend(self.prompts(now));
             return lines;
         }
