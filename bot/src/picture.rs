@@ -9,6 +9,7 @@ use crate::store::{Id, KnightRecord};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use herald_engine::psiknight::books::{self, Realm};
+use herald_engine::psiknight::knight::Rank;
 use herald_engine::psiknight::{Match, Side};
 
 /// Each fighter's Bonus, psi attempts left and injuries: "Dame Dara: Bonus +10 to weaken, 1
@@ -101,10 +102,9 @@ fn standing(realm: &Realm, id: Id, injured: bool) -> String {
         format!("hostile to {}", names(hostile))
     });
     if let Some(c) = realm.captivities.get(&id) {
-        let ransom = match (c.demanded, c.outstanding()) {
-            (None, _) => "no ransom asked".to_string(),
-            (Some(_), Some(left)) => format!("ransom {left} PP still to pay"),
-            (Some(asked), None) => format!("ransom of {asked} PP"),
+        let ransom = match c.outstanding() {
+            None => "ransom refused".to_string(),
+            Some(left) => format!("ransom {left} PP still to pay"),
         };
         parts.push(format!(
             "captive of {} ({ransom}; R33)",
@@ -123,11 +123,11 @@ fn standing(realm: &Realm, id: Id, injured: bool) -> String {
     if injured {
         parts.push("out for the rest of the day with a major injury (R12)".to_string());
     }
-    parts.push(format!(
-        "rank {}; {}",
-        h.rank.title(h.style),
-        next_title(realm, id)
-    ));
+    let title = match h.rank {
+        Rank::Knight => "untitled".to_string(),
+        rank => format!("titled {}", rank.title(h.style)),
+    };
+    parts.push(format!("{title}; {}", next_title(realm, id)));
     format!("{}: {}.", h.styled(), parts.join("; "))
 }
 
@@ -161,7 +161,7 @@ fn next_title(realm: &Realm, id: Id) -> String {
 mod tests {
     use super::*;
     use books::{Holding, Points};
-    use herald_engine::psiknight::knight::{Rank, Style};
+    use herald_engine::psiknight::knight::Style;
 
     fn holding(name: &str, hp: i64, pp: i64, landed: bool) -> Holding {
         let mut h = Holding::new(name, Style::Sir);
@@ -177,7 +177,7 @@ mod tests {
         let mut realm = Realm::new();
         realm.insert(1, holding("Alan", 5, 0, false));
         let line = standing(&realm, 1, false);
-        assert!(line.starts_with("Sir Alan: sworn to the monarch alone; no vassals; no hostilities; rank Sir; next, Baron needs lands first: a grant of lands from the monarch costs 12 HP; Sir Alan has 5"), "{line}");
+        assert!(line.starts_with("Sir Alan: sworn to the monarch alone; no vassals; no hostilities; untitled; next, Baron needs lands first: a grant of lands from the monarch costs 12 HP; Sir Alan has 5"), "{line}");
         assert!(
             line.ends_with("then 20 PP for advancement (R32)."),
             "{line}"
