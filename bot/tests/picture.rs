@@ -83,3 +83,39 @@ alan: /knight Eoin
     run.expect("Baron Hugh: sworn to the monarch alone; vassals: Dame Brenna; hostile to Sir Eoin; captive of Sir Eoin (ransom 10 PP still to pay; R33);");
     run.expect("Sir Eoin: sworn to the monarch alone; no vassals; hostile to Baron Hugh; holds captive Baron Hugh; untitled;");
 }
+
+// Issue 15, item 10: a major injury keeps a knight out for the rest of the day (R12), and their
+// sheet says so that day, not the next.
+#[tokio::test]
+async fn knight_shows_the_days_major_injury() {
+    let books = Books::new();
+    let run = run(
+        &books.path(),
+        &format!(
+            "{DARA_AND_EOIN}\
+dana: /joust evan
+@dice 90 90 90 20 30 100
+evan: /accept
+dana: /nosweep
+evan: /nosweep
+evan: /high
+evan: /knight Dara
+@clock 2026-12-02T10:00:00Z
+evan: /knight Dara
+"
+        ),
+    )
+    .await;
+    let said: Vec<&str> = run
+        .lines()
+        .into_iter()
+        .filter(|l| l.starts_with("[#lists] Dame Dara: "))
+        .collect();
+    assert_eq!(said.len(), 2, "{}", run.out);
+    assert!(
+        said[0].contains("; out for the rest of the day with a major injury (R12);"),
+        "{}",
+        said[0]
+    );
+    assert!(!said[1].contains("major injury"), "{}", said[1]);
+}
