@@ -249,7 +249,11 @@ pub fn clauses(events: &[Event], names: &Names) -> Vec<String> {
                     Event::Bonus { knight, amount, .. } => {
                         format!("{} +{amount} Bonus", n(*knight))
                     }
-                    _ => narrate(std::slice::from_ref(other), names).join(" "),
+                    // "— Swordplay — Dara goes first": the dashes set a line apart, not a clause.
+                    _ => narrate(std::slice::from_ref(other), names)
+                        .join(" ")
+                        .trim_start_matches("— ")
+                        .to_string(),
                 };
                 if !text.is_empty() {
                     push(&mut out, &mut heading, text);
