@@ -42,7 +42,9 @@ pub async fn handle(
                 Err(miss) => return Ok(vec![not_found(user, &miss, "/knight [NAME]")]),
             };
             let balance = app.store.balance(found.knight.id).await?;
-            Ok(noted(found.note, sheet(&found.knight, balance)))
+            let mut lines = noted(found.note, sheet(&found.knight, balance));
+            lines.push(crate::picture::knight_standing(app, realm, &found.knight, now).await?);
+            Ok(lines)
         }
         Command::Honor { name } => {
             let found = match find(app, realm, user, name.as_deref(), "/honor").await? {

@@ -25,6 +25,7 @@ pub mod hub;
 pub mod import;
 pub mod narration;
 pub mod office;
+pub mod picture;
 pub mod referee;
 pub mod render;
 pub mod reply;

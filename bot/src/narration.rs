@@ -249,7 +249,11 @@ pub fn clauses(events: &[Event], names: &Names) -> Vec<String> {
                     Event::Bonus { knight, amount, .. } => {
                         format!("{} +{amount} Bonus", n(*knight))
                     }
-                    _ => narrate(std::slice::from_ref(other), names).join(" "),
+                    // "— Swordplay — Dara goes first": the dashes set a line apart, not a clause.
+                    _ => narrate(std::slice::from_ref(other), names)
+                        .join(" ")
+                        .trim_start_matches("— ")
+                        .to_string(),
                 };
                 if !text.is_empty() {
                     push(&mut out, &mut heading, text);
@@ -269,7 +273,7 @@ pub fn clauses(events: &[Event], names: &Names) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use herald_engine::psiknight::event::{ModKind, Modifier};
+    use herald_engine::psiknight::event::{ModKind, Modifier, Modifiers};
 
     fn names() -> Names {
         ["Dara".into(), "Eoin".into()]
@@ -283,7 +287,7 @@ mod tests {
             target,
             success,
             base: target,
-            modifiers: Vec::new(),
+            modifiers: Modifiers::new(),
             cap: None,
             automatic: None,
         }
@@ -322,10 +326,14 @@ mod tests {
                 target: 65,
                 success: true,
                 base: 40,
-                modifiers: vec![Modifier {
-                    kind: ModKind::Sweep,
-                    value: 25,
-                }],
+                modifiers: {
+                    let mut m = Modifiers::new();
+                    m.push(Modifier {
+                        kind: ModKind::Sweep,
+                        value: 25,
+                    });
+                    m
+                },
                 cap: None,
                 automatic: None,
             },

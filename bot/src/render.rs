@@ -18,7 +18,7 @@ fn injury_words(kind: Injury) -> &'static str {
     }
 }
 
-fn injury_short(kind: Injury) -> &'static str {
+pub(crate) fn injury_short(kind: Injury) -> &'static str {
     match kind {
         Injury::WeaponArm => "weapon arm",
         Injury::ShieldArm => "shield arm",

@@ -1030,3 +1030,49 @@ async fn psi_is_armed_by_private_message_and_history_is_told_privately() {
     }
     herald.stop().await;
 }
+
+// Issue 15, item 8: `herald run` tells fights compact on IRC when the configuration says
+// nothing of narration: pass 1's rolls and the first prompt come as one line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn herald_run_tells_fights_compact_on_irc() {
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
+    let books = Books::new();
+    let config = books.dir.path().join("herald.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[database]\npath = \"{}\"\n[irc]\n{}",
+            books.path().display(),
+            settings(server.port)
+        ),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .arg("run")
+        .arg("--config")
+        .arg(&config)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("herald runs");
+    struct Kill<'a>(&'a mut Child);
+    impl Drop for Kill<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _kill = Kill(&mut child);
+    let (mut dana, mut evan) = knights(&server).await;
+    dana.say("#lists", "!joust evan").await;
+    evan.hear("#lists", "challenges Sir Eoin").await;
+    evan.say("#lists", "!accept").await;
+    let step = dana.hear("#lists", "Pass 1 — Observe: Dara ").await;
+    assert!(
+        step.contains(" · Ride: Dara ") && step.contains("), announce a sweep or not"),
+        "{step}"
+    );
+    assert!(step.contains(" ▸ "), "{step}");
+}

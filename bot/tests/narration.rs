@@ -10,6 +10,7 @@ use herald_bot::config::Config;
 use herald_bot::hub::{Hub, Incoming};
 use herald_bot::store::Store;
 use herald_bot::transport::discord::controls::{awaited, awaited_all};
+use herald_bot::transport::irc::{split_message, text_budget};
 use std::sync::Arc;
 
 /// A hub over a fresh in-memory database, with `seed` for its fights' dice.
@@ -85,6 +86,12 @@ const COMPACT: &str = "[narration]\ndefault = \"compact\"\n";
 #[tokio::test]
 async fn twenty_seeded_fights_take_at_most_a_third_of_the_lines_when_compact() {
     let (mut full, mut compact, mut swordplay) = (0, 0, 0);
+    // As IRC sends them: a line longer than a message's room (Herald's mask guessed at its
+    // longest) goes as two messages or more.
+    let budget = text_budget("herald".len() + 1 + 11 + 1 + 63, "#lists");
+    let on_irc =
+        |lines: &[String]| -> usize { lines.iter().map(|l| split_message(l, budget).len()).sum() };
+    let (mut full_irc, mut compact_irc) = (0, 0);
     for seed in 1..=20 {
         let (f, f_end) = fight("", seed).await;
         let (c, c_end) = fight(COMPACT, seed).await;
@@ -94,9 +101,11 @@ async fn twenty_seeded_fights_take_at_most_a_third_of_the_lines_when_compact() {
         }
         full += f.len();
         compact += c.len();
+        full_irc += on_irc(&f);
+        compact_irc += on_irc(&c);
     }
     eprintln!(
-        "20 fights ({swordplay} with Swordplay): full {full} lines ({:.1} a fight), compact {compact} lines ({:.1} a fight)",
+        "20 fights ({swordplay} with Swordplay): full {full} lines ({:.1} a fight), compact {compact} lines ({:.1} a fight); as IRC messages: full {full_irc}, compact {compact_irc}",
         full as f64 / 20.0,
         compact as f64 / 20.0
     );
@@ -104,6 +113,10 @@ async fn twenty_seeded_fights_take_at_most_a_third_of_the_lines_when_compact() {
     assert!(
         compact * 3 <= full,
         "compact {compact} lines against full {full}: more than a third"
+    );
+    assert!(
+        compact_irc * 3 <= full_irc,
+        "on IRC, compact {compact_irc} messages against full {full_irc}: more than a third"
     );
 }
 

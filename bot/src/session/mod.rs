@@ -565,6 +565,7 @@ impl Session {
     /// Starts a fight whose knights are already claimed for this channel.
     async fn start_fight(&mut self, c: Bout, now: DateTime<Utc>) -> Result<Lines> {
         let compact = self.compact().await?;
+        let told_unrecorded = std::mem::take(&mut self.told_unrecorded);
         let setup = MatchSetup {
             kind: c.kind,
             opening: Opening::Joust,
@@ -653,7 +654,7 @@ impl Session {
         };
         self.fight = Some(live);
         if compact {
-            return Ok(self.compact_start(lines, &events, now));
+            return Ok(self.compact_start(lines, told_unrecorded, &events, now));
         }
         lines.extend(self.after_step(now).await?);
         Ok(lines)
@@ -973,6 +974,7 @@ impl Session {
                 "Fight #{}: {} vs {}, {stage}.",
                 f.id, f.styled[0], f.styled[1]
             )];
+            lines.push(crate::picture::fight_standing(&f.m, &f.styled));
             lines.extend(self.prompts(now));
             return lines;
         }

@@ -94,15 +94,15 @@ impl Session {
     }
 
     /// A fight's first lines told compact: the fight and its notices in one line, the opening
-    /// rolls and the first prompt in another. `lines` are the fight's line and notices.
+    /// rolls and the first prompt in another. `lines` are the fight's line and notices; `told`,
+    /// whether the challenge already said the fight is not recorded (once is enough).
     pub(super) fn compact_start(
-        &mut self,
+        &self,
         lines: Lines,
+        told: bool,
         events: &[Event],
         now: DateTime<Utc>,
     ) -> Lines {
-        // The challenge already said the fight is not recorded: once is enough.
-        let told = std::mem::take(&mut self.told_unrecorded);
         let head = lines
             .into_iter()
             .filter(|l| !(told && l == NOT_RECORDED_START))
