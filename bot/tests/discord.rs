@@ -6,7 +6,7 @@
 #[path = "discord/fake.rs"]
 mod fake;
 
-use fake::{Call, Fake, APP, CHANNEL, GUILD};
+use fake::{Call, Fake, APP, CHANNEL, DM_CHANNEL, GUILD};
 use herald_bot::app::App;
 use herald_bot::clock::Clock;
 use herald_bot::config::{Config, DiscordConfig};
@@ -808,4 +808,38 @@ async fn psi_is_armed_ephemerally_and_history_is_answered_privately() {
         content(&answer).starts_with("Fights of Sir Eoin: 1 fight."),
         "{answer:?}"
     );
+}
+
+// R21 with prefix commands: a `!psi` said in the channel is answered by direct message, and the
+// channel hears only that a psi skill is readied.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prefix_psi_is_answered_by_direct_message() {
+    let mut herald = Herald::start(Settings {
+        prefix_commands: true,
+    })
+    .await;
+    dubbed(&mut herald).await;
+    challenge(&mut herald).await;
+    herald.fake.chat(DANA, "!psi apportation");
+    let opened = herald
+        .fake
+        .wait_for("the direct message channel", |c| {
+            c.is("POST", "/api/v10/users/@me/channels")
+        })
+        .await;
+    assert_eq!(opened.body["recipient_id"], DANA.to_string());
+    let told = herald
+        .fake
+        .wait_for("the direct message", |c| {
+            c.is("POST", &format!("/api/v10/channels/{DM_CHANNEL}/messages"))
+        })
+        .await;
+    assert_eq!(content(&told), "Dame Dara arms Apportation.");
+    let posted = herald
+        .fake
+        .wait_for("the channel's line", |c| {
+            c.is("POST", &format!("/api/v10/channels/{CHANNEL}/messages"))
+        })
+        .await;
+    assert_eq!(content(&posted), "Dame Dara has readied a psi skill.");
 }
