@@ -833,6 +833,17 @@ impl Session {
             f.deadline =
                 now + Duration::seconds(self.app.config.realm.decision_timeout_secs as i64);
         }
+        // R21: the skill armed is told to its knight alone, however the channel's fights are
+        // narrated; the channel hears that one is readied, and nothing of a disarming. A
+        // declaration ends nothing and changes no one's turn, so nothing more is said.
+        if let Decision::Psi(skill) = decision {
+            self.app.log_events(&events, &f.plain);
+            self.private.extend(narrate(&events, &f.styled));
+            return Ok(skill
+                .map(|_| readied(&f.styled[side.index()]))
+                .into_iter()
+                .collect());
+        }
         self.app.log_events(&events, &f.plain);
         if compact {
             return self
@@ -846,15 +857,7 @@ impl Session {
                 decision.word()
             ));
         }
-        match decision {
-            // R21: the skill armed is told to its knight alone; the channel hears that one is
-            // readied, and nothing of a disarming.
-            Decision::Psi(skill) => {
-                self.private.extend(narrate(&events, &f.styled));
-                lines.extend(skill.map(|_| readied(&f.styled[side.index()])));
-            }
-            _ => lines.extend(narrate(&events, &f.styled)),
-        }
+        lines.extend(narrate(&events, &f.styled));
         lines.extend(end_lines);
         // A declaration changes no one's turn: the prompt already standing still holds.
         if !matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {

@@ -19,6 +19,8 @@ pub const APP: u64 = 900_000_000_000_000_001;
 pub const BOT: u64 = 900_000_000_000_000_002;
 pub const GUILD: u64 = 900_000_000_000_000_003;
 pub const CHANNEL: u64 = 900_000_000_000_000_004;
+/// The direct-message channel Herald opens with any user.
+pub const DM_CHANNEL: u64 = 900_000_000_000_000_005;
 
 /// How long any wait on Herald may take before the test fails.
 pub const PATIENCE: Duration = Duration::from_secs(20);
@@ -572,6 +574,21 @@ fn route(
             s.messages.insert(id, m.clone());
             s.order.push(id);
             (200, Some(m))
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let recipient = body["recipient_id"]
+                .as_str()
+                .and_then(|id| id.parse().ok())
+                .unwrap_or(0);
+            (
+                200,
+                Some(json!({
+                    "id": DM_CHANNEL.to_string(),
+                    "type": 1,
+                    "last_message_id": null,
+                    "recipients": [user_json(recipient)],
+                })),
+            )
         }
         ("POST", ["channels", _, "messages"]) => {
             let id = s.id();

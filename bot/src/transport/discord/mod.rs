@@ -490,12 +490,7 @@ impl Herald {
         } else {
             self.deliver(http, target, ci.channel_id, &answer.lines, moves)
                 .await;
-            let alone = Target::Interaction {
-                token: &ci.token,
-                deferred: false,
-                private: true,
-            };
-            self.deliver(http, alone, ci.channel_id, &answer.private, false)
+            self.tell_alone(http, &ci.token, ci.channel_id, &answer.private)
                 .await;
         }
     }
@@ -557,14 +552,18 @@ impl Herald {
         };
         self.deliver(http, target, ci.channel_id, &answer.lines, !declaration)
             .await;
-        // The presser's own lines (a psi skill armed, R21): a follow-up only they see.
+        self.tell_alone(http, &ci.token, ci.channel_id, &answer.private)
+            .await;
+    }
+
+    /// Lines for an interaction's user alone (a psi skill armed, R21): follow-ups only they see.
+    async fn tell_alone(&self, http: &Http, token: &str, channel: ChannelId, lines: &[String]) {
         let alone = Target::Interaction {
-            token: &ci.token,
+            token,
             deferred: false,
             private: true,
         };
-        self.deliver(http, alone, ci.channel_id, &answer.private, false)
-            .await;
+        self.deliver(http, alone, channel, lines, false).await;
     }
 
     async fn on_autocomplete(&self, http: &Http, ci: &CommandInteraction) {
