@@ -404,10 +404,24 @@ fn is_double(faces: &[u8]) -> bool {
         .any(|(i, a)| faces[i + 1..].contains(a))
 }
 
-/// The best two of some faces.
+/// The best two of some faces, highest first.
+#[inline]
 fn best_two(faces: &Faces) -> Faces {
-    let s = faces.sorted_desc();
-    Faces::of(&s.as_slice()[..s.len().min(2)])
+    // One pass instead of a sort: this runs for every keep and every opposed test.
+    let (mut hi, mut lo) = (0u8, 0u8);
+    for &f in faces.as_slice() {
+        if f > hi {
+            lo = hi;
+            hi = f;
+        } else if f > lo {
+            lo = f;
+        }
+    }
+    match faces.len() {
+        0 => Faces::new(),
+        1 => Faces::of(&[hi]),
+        _ => Faces::of(&[hi, lo]),
+    }
 }
 
 /// The faces left when `kept` is taken out, highest first.
@@ -992,12 +1006,13 @@ impl Duel {
         max_decisions: usize,
     ) -> bool {
         for _ in 0..max_decisions {
-            // The default is legal by construction, so it skips decide_into's checks.
+            // The default is legal by construction, so it skips decide_into's checks. Where a
+            // prompt has one legal answer (PF35) the default is that answer, so the policy
+            // answers it as `settle` would, with the same dice and events.
             let Some((side, d)) = self.default_decision() else {
                 return true;
             };
             self.apply(side, d, dice, sink);
-            self.settle(dice, sink);
         }
         self.is_over()
     }
