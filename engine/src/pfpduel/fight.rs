@@ -1526,10 +1526,14 @@ impl Duel {
         });
         let penalties = self.penalties(t);
         let size = (BASE_DICE + n).saturating_sub(penalties.total()).max(1);
-        let mut faces = Faces::new();
+        // Thrown into their place: a copy read back at once from single-byte writes would
+        // stall the load on the stores.
+        let slot = &mut self.test.faces[t.index()];
+        *slot = Faces::new();
         for _ in 0..size {
-            faces.push(roll_d6(dice));
+            slot.push(roll_d6(dice));
         }
+        let faces = *slot;
         sink.push(Event::Pool {
             name: t,
             test: kind,
@@ -1541,7 +1545,6 @@ impl Duel {
             faces,
         });
         let test = &mut self.test;
-        test.faces[t.index()] = faces;
         test.thrown[t.index()] = true;
         let second = test.first.other();
         if kind == TestKind::Duel {
