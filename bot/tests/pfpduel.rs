@@ -370,7 +370,7 @@ async fn help_covers_every_command() {
         } else {
             format!("/{w}")
         };
-        run.expect(&format!("{usage}"));
+        run.expect(&usage);
     }
     run.expect("/keep A B [EFFECT] — Your duel result: the two faces kept, and for a double its effect")
         .expect("/hold N — Your Physical blockage: take N held actions (AP) from your victim now (PF19). Example: /hold 1")

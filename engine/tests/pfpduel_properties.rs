@@ -103,4 +103,22 @@ proptest! {
         prop_assert!(events.is_empty());
         prop_assert_eq!(before, format!("{duel:?}"));
     }
+
+    // The simulations' fast path (`play_out`, PF37) is the referee's: every prompt's default
+    // answered through `decide_into`, with the same dice, gives the same events and result.
+    #[test]
+    fn play_out_is_the_prompts_defaults(setup in setup(), seed in any::<u64>()) {
+        let mut dice = SeededDice::from_u64(seed);
+        let mut fast_events = Vec::new();
+        let mut fast = Duel::start_into(setup.clone(), &mut dice, &mut fast_events);
+        prop_assert!(fast.play_out(&mut dice, &mut fast_events, 100_000));
+        let mut dice = SeededDice::from_u64(seed);
+        let mut events = Vec::new();
+        let mut slow = Duel::start_into(setup, &mut dice, &mut events);
+        while let Some((side, d)) = slow.default_decision() {
+            slow.decide_into(side, d, &mut dice, &mut events).unwrap();
+        }
+        prop_assert_eq!(fast.outcome(), slow.outcome());
+        prop_assert_eq!(fast_events, events);
+    }
 }

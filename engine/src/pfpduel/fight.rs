@@ -404,10 +404,24 @@ fn is_double(faces: &[u8]) -> bool {
         .any(|(i, a)| faces[i + 1..].contains(a))
 }
 
-/// The best two of some faces.
+/// The best two of some faces, highest first.
+#[inline]
 fn best_two(faces: &Faces) -> Faces {
-    let s = faces.sorted_desc();
-    Faces::of(&s.as_slice()[..s.len().min(2)])
+    // One pass instead of a sort: this runs for every keep and every opposed test.
+    let (mut hi, mut lo) = (0u8, 0u8);
+    for &f in faces.as_slice() {
+        if f > hi {
+            lo = hi;
+            hi = f;
+        } else if f > lo {
+            lo = f;
+        }
+    }
+    match faces.len() {
+        0 => Faces::new(),
+        1 => Faces::of(&[hi]),
+        _ => Faces::of(&[hi, lo]),
+    }
 }
 
 /// The faces left when `kept` is taken out, highest first.
@@ -992,12 +1006,13 @@ impl Duel {
         max_decisions: usize,
     ) -> bool {
         for _ in 0..max_decisions {
-            // The default is legal by construction, so it skips decide_into's checks.
+            // The default is legal by construction, so it skips decide_into's checks. Where a
+            // prompt has one legal answer (PF35) the default is that answer, so the policy
+            // answers it as `settle` would, with the same dice and events.
             let Some((side, d)) = self.default_decision() else {
                 return true;
             };
             self.apply(side, d, dice, sink);
-            self.settle(dice, sink);
         }
         self.is_over()
     }
@@ -1511,10 +1526,14 @@ impl Duel {
         });
         let penalties = self.penalties(t);
         let size = (BASE_DICE + n).saturating_sub(penalties.total()).max(1);
-        let mut faces = Faces::new();
+        // Thrown into their place: a copy read back at once from single-byte writes would
+        // stall the load on the stores.
+        let slot = &mut self.test.faces[t.index()];
+        *slot = Faces::new();
         for _ in 0..size {
-            faces.push(roll_d6(dice));
+            slot.push(roll_d6(dice));
         }
+        let faces = *slot;
         sink.push(Event::Pool {
             name: t,
             test: kind,
@@ -1526,7 +1545,6 @@ impl Duel {
             faces,
         });
         let test = &mut self.test;
-        test.faces[t.index()] = faces;
         test.thrown[t.index()] = true;
         let second = test.first.other();
         if kind == TestKind::Duel {
