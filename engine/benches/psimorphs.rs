@@ -60,7 +60,11 @@ fn main() {
         let mut f = MorphFight::start_into(setup.clone(), &mut dice, &mut Discard);
         f.play_out(&mut dice, &mut Discard, 10_000);
         rounds += u64::from(f.round());
-        wins += u64::from(f.result().and_then(|r| r.winner).is_some_and(|w| w.index() == 0));
+        wins += u64::from(
+            f.result()
+                .and_then(|r| r.winner)
+                .is_some_and(|w| w.index() == 0),
+        );
         black_box(&f);
     }
     let secs = t.elapsed().as_secs_f64();
