@@ -1615,6 +1615,10 @@ impl MorphFight {
             return false;
         }
         let died = !self.pvp && k.hp < -k.max_hp;
+        // PM24: its maintained forces end first (`force_ended`, then `unconscious`).
+        while let Some(n) = self.active.iter().position(|a| a.by == side) {
+            self.end_force(n, EndedReason::Unconscious, sink);
+        }
         if died {
             self.m[side.index()].dead = true;
             emit(sink, || Event::Died {
@@ -1628,9 +1632,6 @@ impl MorphFight {
                 hp: k.hp,
                 max_hp: k.max_hp,
             });
-        }
-        while let Some(n) = self.active.iter().position(|a| a.by == side) {
-            self.end_force(n, EndedReason::Unconscious, sink);
         }
         let reason = if died {
             EndReason::Died
