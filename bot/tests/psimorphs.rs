@@ -4,6 +4,7 @@
 //! mid-fight, `verify`, `simulate`, what outlasts a fight and its recovery, bad input, `export`.
 
 mod common;
+#[allow(unused_imports)]
 #[path = "../../engine/tests/psimorphs_common/mod.rs"]
 mod pm;
 use common::*;

@@ -73,6 +73,13 @@ pub struct FightResult {
 pub trait Sink<E> {
     /// Takes one event.
     fn push(&mut self, event: E);
+
+    /// Whether it keeps what it is given: a fight may skip building events for a sink that
+    /// does not.
+    #[inline]
+    fn keeps(&self) -> bool {
+        true
+    }
 }
 
 impl<E> Sink<E> for Vec<E> {
@@ -89,6 +96,11 @@ pub struct Discard;
 impl<E> Sink<E> for Discard {
     #[inline]
     fn push(&mut self, _event: E) {}
+
+    #[inline]
+    fn keeps(&self) -> bool {
+        false
+    }
 }
 
 /// A game's fight: the state machine every game supplies and the referee drives.

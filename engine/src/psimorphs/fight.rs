@@ -237,6 +237,15 @@ pub enum RuleError {
     },
 }
 
+/// Pushes the event `make` builds, built only when the sink keeps events: a simulation's
+/// [`crate::game::Discard`] builds none (no names copied, no checks moved).
+#[inline(always)]
+fn emit(sink: &mut impl Sink<Event>, make: impl FnOnce() -> Event) {
+    if sink.keeps() {
+        sink.push(make());
+    }
+}
+
 /// What the prompt asks for, by phase.
 pub const WHAT_TURN: &str = "turn";
 /// When attacked.
@@ -384,7 +393,7 @@ impl MorphFight {
         for side in Side::BOTH {
             let e = &f.setup.morphs[side.index()];
             if e.state.recovered {
-                sink.push(Event::Recovered {
+                emit(sink, || Event::Recovered {
                     name: side,
                     hp: e.state.hp,
                     pa_fp: e.state.pa_fp,
@@ -393,7 +402,7 @@ impl MorphFight {
                 });
             }
         }
-        sink.push(Event::FightStarted {
+        emit(sink, || Event::FightStarted {
             challenger: Side::Challenger,
             challenged: Side::Challenged,
             pvp: f.pvp,
@@ -424,7 +433,7 @@ impl MorphFight {
             return f;
         }
         f.round = 1;
-        sink.push(Event::RoundStarted { round: 1 });
+        emit(sink, || Event::RoundStarted { round: 1 });
         f.begin_turn(f.order[0], sink);
         f
     }
@@ -920,15 +929,15 @@ impl MorphFight {
     ) {
         match decision {
             Decision::Yield => {
-                sink.push(Event::Yielded { name: side });
+                emit(sink, || Event::Yielded { name: side });
                 self.finish(Some(side.other()), EndReason::Yield, sink);
             }
             Decision::Pass => {
-                sink.push(Event::Passed { name: side });
+                emit(sink, || Event::Passed { name: side });
                 self.end_action(side, sink);
             }
             Decision::Attack { isp } => {
-                sink.push(Event::AttackDeclared {
+                emit(sink, || Event::AttackDeclared {
                     attacker: side,
                     defender: side.other(),
                     isp,
@@ -961,7 +970,7 @@ impl MorphFight {
             Decision::Keep => {
                 if let Phase::Redo { contest, .. } = self.phase {
                     let total = self.redo_offer().map_or(0, |o| o.0);
-                    sink.push(Event::Kept { name: side, total });
+                    emit(sink, || Event::Kept { name: side, total });
                     self.resolve(contest, sink);
                 }
             }
@@ -1030,7 +1039,7 @@ impl MorphFight {
     ) {
         let k = &mut self.m[side.index()];
         let taken = k.isp.take(group, n);
-        sink.push(Event::IspSpent {
+        emit(sink, || Event::IspSpent {
             name: side,
             purpose,
             amount: n,
@@ -1105,7 +1114,7 @@ impl MorphFight {
         else {
             return;
         };
-        sink.push(Event::DefenseChosen {
+        emit(sink, || Event::DefenseChosen {
             name: defender,
             group,
             isp,
@@ -1117,22 +1126,26 @@ impl MorphFight {
         let a = roll(a_spec, self.tables(), 1, dice);
         let d = roll(d_spec, self.tables(), 1, dice);
         let (winner, ..) = self.opposed(attacker, a.total, defender, d.total);
-        sink.push(self.check_event(
-            attacker,
-            Purpose::Attack,
-            &a,
-            None,
-            Some((defender, d.total)),
-            winner == Some(attacker),
-        ));
-        sink.push(self.check_event(
-            defender,
-            Purpose::Defense,
-            &d,
-            None,
-            Some((attacker, a.total)),
-            winner == Some(defender),
-        ));
+        emit(sink, || {
+            self.check_event(
+                attacker,
+                Purpose::Attack,
+                &a,
+                None,
+                Some((defender, d.total)),
+                winner == Some(attacker),
+            )
+        });
+        emit(sink, || {
+            self.check_event(
+                defender,
+                Purpose::Defense,
+                &d,
+                None,
+                Some((attacker, a.total)),
+                winner == Some(defender),
+            )
+        });
         self.settle(Contest::Attack { attacker, a, d }, sink);
     }
 
@@ -1158,7 +1171,7 @@ impl MorphFight {
         k.used |= 1 << i;
         k.used_round[i] = round;
         k.declared = true;
-        sink.push(Event::ForceDeclared {
+        emit(sink, || Event::ForceDeclared {
             name: user,
             force: ForceId::new(&f.id).unwrap_or_default(),
             force_name: f.name.to_string(),
@@ -1173,14 +1186,16 @@ impl MorphFight {
         self.spend_bonus(user, spec.group, isp, sink);
         let c = roll(spec, self.tables(), 1, dice);
         let difficulty = i32::from(f.difficulty);
-        sink.push(self.check_event(
-            user,
-            Purpose::Force,
-            &c,
-            Some(difficulty),
-            None,
-            c.total >= difficulty,
-        ));
+        emit(sink, || {
+            self.check_event(
+                user,
+                Purpose::Force,
+                &c,
+                Some(difficulty),
+                None,
+                c.total >= difficulty,
+            )
+        });
         self.settle(
             Contest::ForceCheck {
                 user,
@@ -1202,7 +1217,7 @@ impl MorphFight {
         let Phase::Resist { user, force, check } = self.phase else {
             return;
         };
-        sink.push(Event::ResistChosen {
+        emit(sink, || Event::ResistChosen {
             name: resister,
             group,
             isp,
@@ -1211,14 +1226,16 @@ impl MorphFight {
         self.spend_bonus(resister, group, isp, sink);
         let r = roll(spec, self.tables(), 1, dice);
         let (winner, ..) = self.opposed(user, check.total, resister, r.total);
-        sink.push(self.check_event(
-            resister,
-            Purpose::Resist,
-            &r,
-            None,
-            Some((user, check.total)),
-            winner == Some(resister),
-        ));
+        emit(sink, || {
+            self.check_event(
+                resister,
+                Purpose::Resist,
+                &r,
+                None,
+                Some((user, check.total)),
+                winner == Some(resister),
+            )
+        });
         self.settle(
             Contest::Resist {
                 user,
@@ -1236,6 +1253,7 @@ impl MorphFight {
 
     /// After a check: the opposed outcome, then the redo offer to the side it goes against
     /// if it can pay (PM14), else the outcome stands.
+    #[inline(always)]
     fn settle(&mut self, contest: Contest, sink: &mut impl Sink<Event>) {
         let against = match contest {
             Contest::Attack { attacker, a, d } => {
@@ -1246,7 +1264,7 @@ impl MorphFight {
                 } else {
                     attacker
                 };
-                sink.push(Event::Opposed {
+                emit(sink, || Event::Opposed {
                     purpose: Purpose::Attack,
                     a: attacker,
                     a_total: a.total,
@@ -1274,7 +1292,7 @@ impl MorphFight {
                 // PM21: it works when the user meets the difficulty and the resister does not win.
                 let works = u.total >= difficulty && winner != Some(resister);
                 let against = if works { resister } else { user };
-                sink.push(Event::Opposed {
+                emit(sink, || Event::Opposed {
                     purpose: Purpose::Resist,
                     a: user,
                     a_total: u.total,
@@ -1350,26 +1368,30 @@ impl MorphFight {
                 } else {
                     (Purpose::Defense, a.total)
                 };
-                sink.push(self.check_event(
-                    side,
-                    purpose,
-                    &new,
-                    None,
-                    Some((side.other(), other)),
-                    winner == Some(side),
-                ));
+                emit(sink, || {
+                    self.check_event(
+                        side,
+                        purpose,
+                        &new,
+                        None,
+                        Some((side.other(), other)),
+                        winner == Some(side),
+                    )
+                });
                 Contest::Attack { attacker, a, d }
             }
             Contest::ForceCheck { user, force, .. } => {
                 let difficulty = self.difficulty(force);
-                sink.push(self.check_event(
-                    user,
-                    Purpose::Force,
-                    &new,
-                    Some(difficulty),
-                    None,
-                    new.total >= difficulty,
-                ));
+                emit(sink, || {
+                    self.check_event(
+                        user,
+                        Purpose::Force,
+                        &new,
+                        Some(difficulty),
+                        None,
+                        new.total >= difficulty,
+                    )
+                });
                 Contest::ForceCheck {
                     user,
                     force,
@@ -1382,23 +1404,27 @@ impl MorphFight {
                 let (winner, ..) = self.opposed(user, u.total, user.other(), r.total);
                 let works = u.total >= difficulty && winner != Some(user.other());
                 if side == user {
-                    sink.push(self.check_event(
-                        user,
-                        Purpose::Force,
-                        &new,
-                        Some(difficulty),
-                        Some((user.other(), r.total)),
-                        works,
-                    ));
+                    emit(sink, || {
+                        self.check_event(
+                            user,
+                            Purpose::Force,
+                            &new,
+                            Some(difficulty),
+                            Some((user.other(), r.total)),
+                            works,
+                        )
+                    });
                 } else {
-                    sink.push(self.check_event(
-                        side,
-                        Purpose::Resist,
-                        &new,
-                        None,
-                        Some((user, u.total)),
-                        winner == Some(side),
-                    ));
+                    emit(sink, || {
+                        self.check_event(
+                            side,
+                            Purpose::Resist,
+                            &new,
+                            None,
+                            Some((user, u.total)),
+                            winner == Some(side),
+                        )
+                    });
                 }
                 Contest::Resist { user, force, u, r }
             }
@@ -1407,6 +1433,7 @@ impl MorphFight {
     }
 
     /// The outcome stands: damage, a force's effect, or nothing; then the turn ends.
+    #[inline(always)]
     fn resolve(&mut self, contest: Contest, sink: &mut impl Sink<Event>) {
         match contest {
             Contest::Attack { attacker, a, d } => {
@@ -1418,7 +1445,7 @@ impl MorphFight {
                     let critical = a.total >= 2 * d.total;
                     let damage = (i32::from(strength) + 5) * if critical { 2 } else { 1 };
                     let (hp_before, hp_after) = self.damage(defender, damage);
-                    sink.push(Event::Hit {
+                    emit(sink, || Event::Hit {
                         attacker,
                         defender,
                         attacker_total: a.total,
@@ -1434,7 +1461,7 @@ impl MorphFight {
                         return;
                     }
                 } else {
-                    sink.push(Event::Miss {
+                    emit(sink, || Event::Miss {
                         attacker,
                         defender,
                         attacker_total: a.total,
@@ -1447,7 +1474,7 @@ impl MorphFight {
                 let f = self.tables().force(usize::from(force)).clone();
                 let difficulty = i32::from(f.difficulty);
                 if c.total < difficulty {
-                    sink.push(Event::ForceFailed {
+                    emit(sink, || Event::ForceFailed {
                         name: user,
                         force: ForceId::new(&f.id).unwrap_or_default(),
                         force_name: f.name.to_string(),
@@ -1471,7 +1498,7 @@ impl MorphFight {
                 let (winner, ..) = self.opposed(user, u.total, user.other(), r.total);
                 let id = ForceId::new(&f.id).unwrap_or_default();
                 if u.total < difficulty {
-                    sink.push(Event::ForceFailed {
+                    emit(sink, || Event::ForceFailed {
                         name: user,
                         force: id,
                         force_name: f.name.to_string(),
@@ -1479,7 +1506,7 @@ impl MorphFight {
                         difficulty,
                     });
                 } else if winner == Some(user.other()) {
-                    sink.push(Event::ForceResisted {
+                    emit(sink, || Event::ForceResisted {
                         name: user,
                         force: id,
                         force_name: f.name.to_string(),
@@ -1513,7 +1540,7 @@ impl MorphFight {
         match f.effect {
             Effect::Damage(n) => {
                 let (hp_before, hp_after) = self.damage(target, i32::from(n));
-                sink.push(Event::ForceDamage {
+                emit(sink, || Event::ForceDamage {
                     name: user,
                     force: id,
                     force_name: f.name.to_string(),
@@ -1529,7 +1556,7 @@ impl MorphFight {
                 let k = &mut self.m[target.index()];
                 let hp_before = k.hp;
                 k.hp = (k.hp + i32::from(n)).min(k.max_hp).max(k.hp);
-                sink.push(Event::Healed {
+                emit(sink, || Event::Healed {
                     name: user,
                     force: id,
                     force_name: f.name.to_string(),
@@ -1562,7 +1589,7 @@ impl MorphFight {
                     on: target,
                     since: self.round,
                 });
-                sink.push(Event::Maintained {
+                emit(sink, || Event::Maintained {
                     name: user,
                     force: id,
                     force_name: f.name.to_string(),
@@ -1588,22 +1615,23 @@ impl MorphFight {
             return false;
         }
         let died = !self.pvp && k.hp < -k.max_hp;
+        // PM24: its maintained forces end first (`force_ended`, then `unconscious`).
+        while let Some(n) = self.active.iter().position(|a| a.by == side) {
+            self.end_force(n, EndedReason::Unconscious, sink);
+        }
         if died {
             self.m[side.index()].dead = true;
-            sink.push(Event::Died {
+            emit(sink, || Event::Died {
                 name: side,
                 hp: k.hp,
                 max_hp: k.max_hp,
             });
         } else {
-            sink.push(Event::Unconscious {
+            emit(sink, || Event::Unconscious {
                 name: side,
                 hp: k.hp,
                 max_hp: k.max_hp,
             });
-        }
-        while let Some(n) = self.active.iter().position(|a| a.by == side) {
-            self.end_force(n, EndedReason::Unconscious, sink);
         }
         let reason = if died {
             EndReason::Died
@@ -1621,7 +1649,7 @@ impl MorphFight {
             Effect::Modifier { attribute, .. } => attribute,
             _ => Attribute::Strength,
         };
-        sink.push(Event::ForceEnded {
+        emit(sink, || Event::ForceEnded {
             force: ForceId::new(&f.id).unwrap_or_default(),
             force_name: f.name.to_string(),
             by: a.by,
@@ -1642,7 +1670,7 @@ impl MorphFight {
             && them.npc
             && self.sheet(other).quickness
         {
-            sink.push(Event::TurnSkipped {
+            emit(sink, || Event::TurnSkipped {
                 name: side,
                 round: 1,
                 reason: SkipReason::LightningQuickness,
@@ -1650,7 +1678,7 @@ impl MorphFight {
             self.end_action(side, sink);
             return;
         }
-        sink.push(Event::Turn {
+        emit(sink, || Event::Turn {
             name: side,
             round: self.round,
         });
@@ -1684,7 +1712,7 @@ impl MorphFight {
                     .filter(|(i, _)| used & (1 << i) != 0)
                     .filter_map(|(_, f)| ForceId::new(&f.id))
                     .collect();
-                sink.push(Event::ForcesAvailable {
+                emit(sink, || Event::ForcesAvailable {
                     name: side,
                     round: self.round,
                     forces,
@@ -1697,7 +1725,7 @@ impl MorphFight {
             return;
         }
         self.round += 1;
-        sink.push(Event::RoundStarted { round: self.round });
+        emit(sink, || Event::RoundStarted { round: self.round });
         self.begin_turn(self.order[0], sink);
     }
 
@@ -1707,7 +1735,7 @@ impl MorphFight {
         }
         self.outcome = Some((winner, reason));
         self.phase = Phase::Over;
-        sink.push(Event::FightEnded {
+        emit(sink, || Event::FightEnded {
             winner,
             loser: winner.map(Side::other),
             reason,
