@@ -83,7 +83,7 @@ fn setup() -> impl Strategy<Value = Setup> {
                 e.sheet.name = format!("C{i}");
             }
             Setup {
-                creatures: mine,
+                creatures: mine.into(),
                 challengers,
                 rules: Rules::default(),
             }
