@@ -61,7 +61,7 @@ impl Bout {
         let mut dice = ScriptedDice::new(init.iter().copied());
         let mut events = Vec::new();
         let setup = Setup {
-            creatures,
+            creatures: creatures.into(),
             challengers,
             rules,
         };

@@ -14,6 +14,8 @@ use super::sheet::{Rules, Sheet, State};
 use crate::dice::RollSource;
 use crate::game::{Discard, Fight, FightResult, Prompt, Side, Sink};
 use serde::{Deserialize, Serialize};
+use std::ops::Deref;
+use std::sync::Arc;
 
 /// A creature as it enters a fight: its sheet and its state on the day.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,11 +26,41 @@ pub struct Entrant {
     pub state: State,
 }
 
+/// The creatures of a setup in listing order, shared: a simulation clones its setup for
+/// every fight, and this makes that clone a count, not a copy. Serialized as a list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Creatures(Arc<Vec<Entrant>>);
+
+impl Deref for Creatures {
+    type Target = Vec<Entrant>;
+    fn deref(&self) -> &Vec<Entrant> {
+        &self.0
+    }
+}
+
+impl From<Vec<Entrant>> for Creatures {
+    fn from(v: Vec<Entrant>) -> Creatures {
+        Creatures(Arc::new(v))
+    }
+}
+
+impl Serialize for Creatures {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Creatures {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<Entrant>::deserialize(d).map(Creatures::from)
+    }
+}
+
 /// What a fight starts from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
     /// Every creature in listing order: the challenger, its allies, the foes.
-    pub creatures: Vec<Entrant>,
+    pub creatures: Creatures,
     /// How many of them are on the challenger's side (1 to 3).
     pub challengers: u8,
     /// The realm's data (the round limit).
@@ -39,7 +71,7 @@ impl Setup {
     /// A one-against-one fight.
     pub fn duel(a: Entrant, b: Entrant, rules: Rules) -> Setup {
         Setup {
-            creatures: vec![a, b],
+            creatures: vec![a, b].into(),
             challengers: 1,
             rules,
         }
@@ -450,6 +482,21 @@ impl Combat {
         }
     }
 
+    /// The first awaited seat, without building the list (the policy's path).
+    fn first_awaited(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Turn(s) => Some(s),
+            Phase::Puppet { by, .. } => Some(by),
+            Phase::Defense | Phase::Drawn => self
+                .exchange
+                .as_ref()?
+                .members()
+                .find(|m| !m.decided && self.asked_now(m))
+                .map(|m| m.seat),
+            Phase::Over => None,
+        }
+    }
+
     fn asked_now(&self, m: &Member) -> bool {
         (self.phase == Phase::Drawn) == (m.role == Role::Drawn)
     }
@@ -629,8 +676,30 @@ impl Combat {
 
     // ----- legality -----
 
+    /// PC23: whom attacking `named` attacks, if it may: the fast check of the turn loop,
+    /// [`Combat::defender_for`] with no words.
+    #[inline]
+    fn target(&self, attacker: Seat, named: Seat) -> Option<Seat> {
+        let t = self.minds.get(named as usize)?;
+        if t.yielded {
+            return None;
+        }
+        let def = match t.controlled.and_then(|id| self.control(id)) {
+            Some(c) => c.controller,
+            None => named,
+        };
+        let a = &self.minds[attacker as usize];
+        if def == attacker || self.minds[def as usize].side == a.side || a.fears(def) {
+            return None;
+        }
+        Some(def)
+    }
+
     /// PC23: whom attacking `named` attacks, or why it may not.
     fn defender_for(&self, attacker: Seat, named: Seat) -> Result<Seat, RuleError> {
+        if let Some(def) = self.target(attacker, named) {
+            return Ok(def);
+        }
         let Some(t) = self.minds.get(named as usize) else {
             return Err(RuleError::NoSuchCreature);
         };
@@ -671,7 +740,7 @@ impl Combat {
     /// The opponents it may attack, in listing order, as named.
     fn legal_targets(&self, seat: Seat) -> Seats {
         (0..self.seats())
-            .filter(|&t| self.defender_for(seat, t).is_ok())
+            .filter(|&t| self.target(seat, t).is_some())
             .collect()
     }
 
@@ -681,7 +750,7 @@ impl Combat {
         m.kind.psionic()
             && m.pool() > 0
             && !m.attacks.is_empty()
-            && (0..self.seats()).any(|t| self.defender_for(seat, t).is_ok())
+            && (0..self.seats()).any(|t| self.target(seat, t).is_some())
     }
 
     fn dice_of(&self, seat: Seat, dice: u8) -> Result<u8, RuleError> {
@@ -1090,7 +1159,7 @@ impl Combat {
         let n = self.dice_of(seat, n).unwrap_or(1);
         let mut defenders = Seats::EMPTY;
         for &t in named.as_slice() {
-            if let Ok(d) = self.defender_for(seat, t) {
+            if let Some(d) = self.target(seat, t) {
                 if !defenders.contains(d) {
                     defenders.push(d);
                 }
@@ -1254,9 +1323,14 @@ impl Combat {
             return;
         };
         let a = x.attacker;
-        let members: Vec<Member> = x.members().copied().collect();
+        // The members in order, at most six, without a heap list.
+        let mut list = [None; 6];
+        for (slot, m) in list.iter_mut().zip(x.members()) {
+            *slot = Some(*m);
+        }
+        let members = list.iter().flatten();
         let mut defenders = Seats::EMPTY;
-        for m in &members {
+        for m in members.clone() {
             defenders.push(m.seat);
             if m.defenceless {
                 continue;
@@ -1282,7 +1356,7 @@ impl Combat {
         let save = self.minds[a as usize].save;
         let mut blank_failed = false;
         for m in members
-            .iter()
+            .clone()
             .filter(|m| m.mode == Some(DefenseMode::Blank))
         {
             let _ = m;
@@ -1321,7 +1395,7 @@ impl Combat {
             }
             let mut rolls: [(Faces, u32, u8); 6] = [(Faces::default(), 0, 0); 6];
             let mut defense = 0u32;
-            for (k, m) in members.iter().enumerate() {
+            for (k, m) in members.clone().enumerate() {
                 if m.defenceless {
                     continue;
                 }
@@ -1359,7 +1433,7 @@ impl Combat {
                 versus: defense,
                 result: versus(attack, defense),
             });
-            for (k, m) in members.iter().enumerate() {
+            for (k, m) in members.clone().enumerate() {
                 if m.defenceless {
                     continue;
                 }
@@ -1399,7 +1473,7 @@ impl Combat {
         match result {
             ExchangeResult::Attacker => {
                 let wave_group = (x.mode == AttackMode::Wave).then(|| self.new_control_id());
-                for (k, m) in members.iter().enumerate() {
+                for (k, m) in members.clone().enumerate() {
                     let s = m.seat;
                     if m.mode == Some(DefenseMode::Mantra) {
                         self.minds[s as usize].stunned = true;
@@ -1461,7 +1535,7 @@ impl Combat {
             ExchangeResult::Tie => {}
         }
         // PC28: the drawn are dazed whatever the result.
-        for m in members.iter().filter(|m| m.role == Role::Drawn) {
+        for m in members.clone().filter(|m| m.role == Role::Drawn) {
             self.minds[m.seat as usize].swarm_dazed = true;
             sink.push(Event::Condition {
                 creature: m.seat,
@@ -1725,8 +1799,7 @@ impl Combat {
         }
         if self.can_attack(seat) {
             let me = &self.minds[seat as usize];
-            let free =
-                |t: Seat| self.minds[t as usize].free() && self.defender_for(seat, t) == Ok(t);
+            let free = |t: Seat| self.minds[t as usize].free() && self.target(seat, t) == Some(t);
             let targets: Seats = (0..self.seats()).filter(|&t| free(t)).collect();
             if let (Some(&first), Some(mode)) = (
                 targets.as_slice().first(),
@@ -1850,7 +1923,7 @@ impl Combat {
                 Phase::Turn(s) => (s, self.default_turn(s)),
                 Phase::Puppet { by, .. } => (by, Act::Puppet(PuppetOrder::Pass)),
                 Phase::Defense | Phase::Drawn => {
-                    let Some(s) = self.awaited().first().copied() else {
+                    let Some(s) = self.first_awaited() else {
                         break;
                     };
                     match self.default_for(s) {
@@ -1881,20 +1954,20 @@ fn initiative(
     dice: &mut impl RollSource,
     sink: &mut impl Sink<Event>,
 ) -> Seats {
-    let mut rolls: Vec<(Seat, u8)> = seats
-        .as_slice()
-        .iter()
-        .map(|&s| {
-            let roll = dice.roll(20) as u8;
-            sink.push(Event::Initiative {
-                creature: s,
-                roll,
-                attempt,
-            });
-            (s, roll)
-        })
-        .collect();
-    // Stable: listing order within a tie.
+    // At most six creatures: the rolls in a fixed array, no heap.
+    let mut all = [(0 as Seat, 0u8); 6];
+    let n = seats.len().min(all.len());
+    for (slot, &s) in all.iter_mut().zip(seats.as_slice()) {
+        let roll = dice.roll(20) as u8;
+        sink.push(Event::Initiative {
+            creature: s,
+            roll,
+            attempt,
+        });
+        *slot = (s, roll);
+    }
+    let rolls = &mut all[..n];
+    // Stable: listing order within a tie (the seats come in ascending order).
     rolls.sort_by_key(|r| std::cmp::Reverse(r.1));
     let mut order = Seats::EMPTY;
     let mut i = 0;
@@ -1906,9 +1979,8 @@ fn initiative(
         if j - i == 1 || attempt >= 50 {
             rolls[i..j].iter().for_each(|r| order.push(r.0));
         } else {
-            let mut tied: Vec<Seat> = rolls[i..j].iter().map(|r| r.0).collect();
-            tied.sort_unstable();
-            let sub = initiative(tied.into_iter().collect(), attempt + 1, dice, sink);
+            let tied: Seats = rolls[i..j].iter().map(|r| r.0).collect();
+            let sub = initiative(tied, attempt + 1, dice, sink);
             sub.as_slice().iter().for_each(|&s| order.push(s));
         }
         i = j;
