@@ -47,7 +47,7 @@ fn answer(lines: &[String]) -> Option<(String, String)> {
         line.split(" ▸ ").find_map(|part| {
             let a = awaited(part)?;
             let default = part.rsplit_once("then /")?.1.trim_end_matches(").");
-            let word = if a.words.contains(&"swordplay") {
+            let word = if a.words.iter().any(|w| w == "swordplay") {
                 "swordplay"
             } else {
                 default
