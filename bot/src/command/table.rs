@@ -438,10 +438,10 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         path: &["narration"],
         aliases: &[],
-        usage: "/narration [compact|full]",
-        summary: "Say how this channel's fights are told; moderators switch between a step a line (compact) and an event a line (full).",
+        usage: "/narration [MODE]",
+        summary: "Say how this channel's fights are told, compact or full; moderators switch it.",
         example: "/narration compact",
-        args: &[ArgSpec::pos("mode", "MODE", ArgKind::Text, "compact or full", "compact").optional()],
+        args: &[ArgSpec::pos("mode", "MODE", ArgKind::Text, "compact (a step a line) or full (an event a line)", "compact").optional()],
         access: Access::Everyone,
         group: Group::Fights,
         build: |v| Ok(Command::Narration { mode: v.opt("mode")? }),
