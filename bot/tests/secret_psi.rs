@@ -103,3 +103,56 @@ evan: /psi off
     };
     assert!(after("[to evan] Sir Eoin arms Negapsi.").starts_with("[to evan] Sir Eoin disarms"));
 }
+
+// R21, issue 15 item 10: `/status` tells each fighter their own armed skill, privately, in the
+// challenge and in the fight; the channel's status names none, and a bystander gets no such line.
+#[tokio::test]
+async fn status_tells_a_fighter_their_own_armed_skill_alone() {
+    let books = Books::new();
+    let transcript = format!(
+        "{DARA_AND_EOIN}\
+dana: /joust evan
+dana: /psi apportation
+dana: /status
+@dice 90 90 90 80
+evan: /accept
+evan: /status
+dana: /status
+carl: /status
+"
+    );
+    let run = run(&books.path(), &transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    let lines = run.lines();
+    let own: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("armed; it fires"))
+        .collect();
+    assert_eq!(
+        own,
+        [
+            &"[to dana] Dame Dara has Apportation armed; it fires at its next moment (R21).",
+            &"[to dana] Dame Dara has Apportation armed; it fires at its next moment (R21)."
+        ],
+        "{}",
+        run.out
+    );
+    run.expect("[to evan] Sir Eoin has no psi skill armed; /psi SKILL arms one (R21).");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("[to carl]")),
+        "{}",
+        run.out
+    );
+    let channel = channel_lines(&run);
+    let challenge = channel
+        .iter()
+        .position(|l| l.contains("challenges Sir Eoin"))
+        .expect("the challenge");
+    assert!(
+        channel[challenge..]
+            .iter()
+            .all(|l| !l.contains("Apportation")),
+        "{}",
+        run.out
+    );
+}

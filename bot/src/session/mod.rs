@@ -389,7 +389,10 @@ impl Session {
                 None => self.decline(user, now).await,
             },
             Command::Decide(decision) => self.decide(user, decision, now).await,
-            Command::Status => Ok(self.status(now)),
+            Command::Status => {
+                self.own_psi(user);
+                Ok(self.status(now))
+            }
             c if tournament::handles(&c) => self.tournament_command(user, c, now).await,
             other => crate::desk::handle(&self.app, self.realm, user, other, now).await,
         }
@@ -964,6 +967,28 @@ impl Session {
             .iter()
             .map(|p| prompt_line(&f.m, p, &f.styled, &f.users, left))
             .collect()
+    }
+
+    /// For `/status`, the speaker's own armed psi skill, told to them alone (R21): the
+    /// channel's lines never name it.
+    fn own_psi(&mut self, user: &str) {
+        let (armed, styled) = if let Some(f) = &self.fight {
+            let Some(i) = f.users.iter().position(|u| u.eq_ignore_ascii_case(user)) else {
+                return;
+            };
+            (f.m.armed(Side::BOTH[i]), f.styled[i].clone())
+        } else if let Some(c) = &self.challenge {
+            let Some(i) = c.users.iter().position(|u| u.eq_ignore_ascii_case(user)) else {
+                return;
+            };
+            (c.armed[i], c.knights[i].styled())
+        } else {
+            return;
+        };
+        self.private.push(match armed {
+            Some(s) => format!("{styled} has {s} armed; it fires at its next moment (R21)."),
+            None => format!("{styled} has no psi skill armed; /psi SKILL arms one (R21)."),
+        });
     }
 
     fn status(&self, now: DateTime<Utc>) -> Lines {
