@@ -333,23 +333,20 @@ pub fn stage(fight: &MorphFight, sides: &Sides) -> String {
 /// A refused decision, with what to do instead.
 pub fn refusal(fight: &MorphFight, error: &RuleError, sides: &Sides, side: Side) -> String {
     let me = &sides.styled[side.index()];
-    let choices = |s: Side| {
-        fight
-            .options()
-            .iter()
-            .map(|d| format!("/{d}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-            .replace("/attack", if s == side { "/attack" } else { "/attack" })
-    };
+    // The options of the one awaited: the speaker's own unless it is not their decision.
+    let choices = fight
+        .options()
+        .iter()
+        .map(|d| format!("/{d}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     match error {
         RuleError::NotYourTurn { awaited, what } => format!(
-            "Not your decision, {me}: waiting for {}'s {what} ({}).",
-            sides.who(*awaited),
-            choices(*awaited)
+            "Not your decision, {me}: waiting for {}'s {what} ({choices}).",
+            sides.who(*awaited)
         ),
         RuleError::FightOver => "That fight is over.".into(),
-        other => format!("{me}: {other}. Now: {}.", choices(side)),
+        other => format!("{me}: {other}. Now: {choices}."),
     }
 }
 
