@@ -894,16 +894,21 @@ impl<G: Game> Referee<G> {
                 G::NAME
             )]);
         };
+        self.retire_one(&c, "").await
+    }
+
+    /// Retires a character not fighting, with `more` after the line that says so.
+    async fn retire_one(&self, c: &Character, more: &str) -> Result<Lines> {
         if let Some(channel) = self.app.character_fighting_in(c.id) {
             return Ok(vec![format!(
                 "{} is fighting in {channel}; retire it once the fight is over.",
-                self.game.styled(&c)
+                self.game.styled(c)
             )]);
         }
         self.store().retire_character(c.id).await?;
         Ok(vec![format!(
-            "{} is retired; its fights stay in the books.",
-            self.game.styled(&c)
+            "{} is retired; its fights stay in the books.{more}",
+            self.game.styled(c)
         )])
     }
 
@@ -1151,18 +1156,8 @@ impl<G: Game> Referee<G> {
         let Some(c) = mine else {
             return Ok(vec![self.no_character(user)]);
         };
-        if let Some(channel) = self.app.character_fighting_in(c.id) {
-            return Ok(vec![format!(
-                "{} is fighting in {channel}; retire it once the fight is over.",
-                self.game.styled(&c)
-            )]);
-        }
-        self.store().retire_character(c.id).await?;
-        Ok(vec![format!(
-            "{} is retired; its fights stay in the books. /{} create NAME makes a new one.",
-            self.game.styled(&c),
-            G::CHARACTER
-        )])
+        let more = format!(" /{} create NAME makes a new one.", G::CHARACTER);
+        self.retire_one(&c, &more).await
     }
 
     async fn deadline(&mut self, now: DateTime<Utc>) -> Result<Lines> {

@@ -64,11 +64,11 @@ async fn the_worked_example_is_refereed_event_for_event() {
     assert_eq!(got, want, "{}", run.out);
     assert!(run.events.iter().all(|e| e["game"] == "psimorphs"));
     run.expect("Ann challenges Bo to a fight! bo: /accept or /decline (300s).")
-        .expect("Ann (ann), round 1: /attack, /force eb1, /force eb2, /force hs1, /force as1, /force kc1, /force ll1, /pass, /yield (--isp N adds ISPs; 120s, then /attack).")
-        .expect("Bo (bo), Ann attacks: /defend combat, /defend physical, /yield (--isp N adds ISPs; 120s, then /defend physical).")
+        .expect("Ann (ann), round 1 [--isp N adds ISPs]: /attack, /force eb1, /force eb2, /force hs1, /force as1, /force kc1, /force ll1, /pass, /yield (120s, then /attack).")
+        .expect("Bo (bo), Ann attacks [--isp N adds ISPs]: /defend combat, /defend physical, /yield (120s, then /defend physical).")
         .expect("Bo (bo), 19 vs Ann's 24 goes against you: /redo (3 ISPs), /keep, /yield (120s, then /keep).")
         .expect("Ann 24 vs Bo 24: a tie between players: no winner (PM7).")
-        .expect("Ann (ann), Energy Blast I succeeds, 16 vs 14: /resist energy, /resist mental, /yield")
+        .expect("Ann (ann), Energy Blast I succeeds, 16 vs 14 [--isp N adds ISPs]: /resist energy, /resist mental, /yield")
         .expect("Bo: PM20: you used Energy Blast I in round 1 and have had 0 of 3 rounds in a row without a force.")
         .expect("Ann hits Bo: strength 7 + 5, doubled at twice the defence = 24 damage; Bo has -4 hp of 20 (PM25).")
         .expect("Ann wins in round 3: Bo is unconscious (PM8).")
@@ -209,7 +209,7 @@ async fn an_npc_fight_with_as_and_a_death() {
         .expect("Robo has Lightning Quickness (PM10).")
         .expect("Ann loses the turn of round 1 to Lightning Quickness (PM10).")
         .expect("Robo takes /attack.")
-        .expect("Ann (ann), Robo attacks: /defend combat, /defend physical, /yield")
+        .expect("Ann (ann), Robo attacks [--isp N adds ISPs]: /defend combat, /defend physical, /yield")
         .expect("Robo hits Ann: strength 20 + 5, doubled at twice the defence = 50 damage; Ann has -30 hp of 20 (PM25).")
         .expect("Ann dies at -30 hp, below -20 (PM9).")
         .expect("Robo wins in round 1: Ann is dead (PM9).")

@@ -271,8 +271,8 @@ fn options(prompt: &Prompt<Decision>) -> String {
         .join(", ")
 }
 
-/// A prompt: "Ann (ann), round 1: /attack, /force eb1, ..., /pass, /yield (--isp N adds ISPs;
-/// 120s, then /attack)".
+/// A prompt: "Ann (ann), round 1 [--isp N adds ISPs]: /attack, /force eb1, ..., /pass, /yield
+/// (120s, then /attack)."; each option a whole command line.
 pub fn prompt(fight: &MorphFight, prompt: &Prompt<Decision>, sides: &Sides, left: u64) -> String {
     let who = sides.who(prompt.side);
     let opponent = &sides.styled[prompt.side.other().index()];
@@ -296,12 +296,13 @@ pub fn prompt(fight: &MorphFight, prompt: &Prompt<Decision>, sides: &Sides, left
         "/redo",
         &format!("/redo ({} ISPs)", fight.tables().redo_cost),
     );
+    // The hint stays out of the options and the deadline, which Discord's buttons read.
     let isp = if prompt.what == WHAT_REDO {
         ""
     } else {
-        "--isp N adds ISPs; "
+        " [--isp N adds ISPs]"
     };
-    format!("{head}: {opts} ({isp}{left}s, then /{}).", prompt.default)
+    format!("{head}{isp}: {opts} ({left}s, then /{}).", prompt.default)
 }
 
 /// `/status`: the round, and each morph's hp, FP, ISPs and forces.
@@ -333,23 +334,20 @@ pub fn stage(fight: &MorphFight, sides: &Sides) -> String {
 /// A refused decision, with what to do instead.
 pub fn refusal(fight: &MorphFight, error: &RuleError, sides: &Sides, side: Side) -> String {
     let me = &sides.styled[side.index()];
-    let choices = |s: Side| {
-        fight
-            .options()
-            .iter()
-            .map(|d| format!("/{d}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-            .replace("/attack", if s == side { "/attack" } else { "/attack" })
-    };
+    // The options of the one awaited: the speaker's own unless it is not their decision.
+    let choices = fight
+        .options()
+        .iter()
+        .map(|d| format!("/{d}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     match error {
         RuleError::NotYourTurn { awaited, what } => format!(
-            "Not your decision, {me}: waiting for {}'s {what} ({}).",
-            sides.who(*awaited),
-            choices(*awaited)
+            "Not your decision, {me}: waiting for {}'s {what} ({choices}).",
+            sides.who(*awaited)
         ),
         RuleError::FightOver => "That fight is over.".into(),
-        other => format!("{me}: {other}. Now: {}.", choices(side)),
+        other => format!("{me}: {other}. Now: {choices}."),
     }
 }
 
