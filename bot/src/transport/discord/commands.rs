@@ -380,8 +380,24 @@ pub fn is_private(line: &str) -> bool {
             | Command::Help { .. },
         )) => true,
         Some(Ok(_)) => false,
-        Some(Err(_)) | None => true,
+        // A game's own command (`/psicombat`, `/defend blank`) is answered in the open, as
+        // the core's are: a fight is played in the open.
+        Some(Err(_)) | None => game_spec(line).is_none(),
     }
+}
+
+/// The entry of a game's own table that `line` starts with, other than `/help`.
+fn game_spec(line: &str) -> Option<&'static CommandSpec> {
+    let word = line
+        .trim_start_matches(['/', '!'])
+        .split_whitespace()
+        .next()?
+        .to_lowercase();
+    crate::games::GAMES.iter().find_map(|g| {
+        (g.commands)()
+            .iter()
+            .find(|s| s.path.first() == Some(&word.as_str()) && s.path != ["help"])
+    })
 }
 
 /// Whether `line` is a move in a fight or an answer to a challenge, after which earlier buttons
@@ -393,7 +409,9 @@ pub fn is_fight_move(line: &str) -> bool {
         Some(Ok(
             Command::Decide(_) | Command::Accept | Command::Decline | Command::Joust { .. },
         )) => true,
-        _ => false,
+        Some(Ok(_)) => false,
+        // A game's own decision (`/defend blank`) supersedes earlier buttons too.
+        _ => game_spec(line).is_some_and(|s| s.group == crate::command::Group::Decisions),
     }
 }
 
