@@ -386,14 +386,16 @@ pub fn is_private(line: &str) -> bool {
     }
 }
 
-/// The entry of a game's own table that `line` starts with, other than `/help`.
+/// The entry of a seam game's own table that `line` starts with, other than `/help` (the core
+/// table's mistakes stay private).
 fn game_spec(line: &str) -> Option<&'static CommandSpec> {
     let word = line
         .trim_start_matches(['/', '!'])
         .split_whitespace()
         .next()?
         .to_lowercase();
-    crate::games::GAMES.iter().find_map(|g| {
+    let mut seam = crate::games::GAMES.iter().filter(|g| g.table.is_some());
+    seam.find_map(|g| {
         (g.commands)()
             .iter()
             .find(|s| s.path.first() == Some(&word.as_str()) && s.path != ["help"])
@@ -948,6 +950,11 @@ mod tests {
         assert!(!is_fight_move("/psi cpk"));
         assert!(!is_fight_move("/bonus attack"));
         assert!(!is_fight_move("/roll 100"));
+        // A seam game's own commands are answered in the open, and its decisions are moves.
+        assert!(!is_private("/psicombat bo"));
+        assert!(!is_private("/defend blank spells 3,2"));
+        assert!(is_fight_move("/defend blank spells 3,2"));
+        assert!(!is_fight_move("/creature create Ash --kind wild --hd 2"));
     }
 
     #[tokio::test]
