@@ -982,3 +982,83 @@ async fn a_compact_step_ending_with_prompts_gets_their_buttons() {
     assert!(controls.contains(&(button(DANA, "swordplay"), false)));
     assert!(controls.contains(&(button(EVAN, "decline"), false)));
 }
+
+// Power Pools on Discord with no transport code of its own: its commands are registered from
+// its table, a challenge is accepted by its button, and a decision given by its slash command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_powerpool_fight_is_fought_by_slash_commands() {
+    let config: Config = toml::from_str("[games]\ndefault = \"powerpool\"\n").unwrap();
+    let mut herald = Herald::start_with(Settings::default(), config).await;
+    let create = |name: &str, extra: Value| {
+        let mut options = vec![json!({"name": "name", "type": 3, "value": name})];
+        options.extend(extra.as_array().cloned().unwrap_or_default());
+        json!([{"name": "create", "type": 1, "options": options}])
+    };
+    let ash = create(
+        "Ash",
+        json!([
+            {"name": "kind", "type": 3, "value": "psionicist"},
+            {"name": "hd", "type": 4, "value": 8},
+            {"name": "attack", "type": 3, "value": "stab,overload,subversion"},
+            {"name": "defense", "type": 3, "value": "mantra,pinnacle,labyrinth"}
+        ]),
+    );
+    let answer = herald.command(DANA, "creature", ash, json!({})).await;
+    assert!(
+        content(&answer).starts_with("Ash is ready for Power Pools."),
+        "{answer:?}"
+    );
+    let brim = create(
+        "Brim",
+        json!([
+            {"name": "kind", "type": 3, "value": "wild"},
+            {"name": "hd", "type": 4, "value": 8},
+            {"name": "die", "type": 3, "value": "d6"},
+            {"name": "attack", "type": 3, "value": "overload"},
+            {"name": "defense", "type": 3, "value": "blank"}
+        ]),
+    );
+    let answer = herald.command(EVAN, "creature", brim, json!({})).await;
+    assert!(content(&answer).contains("pool 4 of 4d6"), "{answer:?}");
+    let resolved = json!({"users": {EVAN.to_string(): fake::user_json(EVAN)}});
+    let challenge = herald
+        .command(
+            DANA,
+            "psicombat",
+            json!([{"name": "foes", "type": 6, "value": EVAN.to_string()}]),
+            resolved,
+        )
+        .await;
+    assert!(
+        content(&challenge).contains(&format!(
+            "Ash challenges Brim to a psionic combat! <@{EVAN}>: /accept"
+        )),
+        "{challenge:?}"
+    );
+    // The worked example's initiative (PC7).
+    herald.app.queue.push([9, 14]);
+    let (_, step) = herald.press(EVAN, &button(EVAN, "accept")).await;
+    let text = content(&step);
+    assert!(text.contains("Initiative: Ash 9, Brim 14 (PC7)."), "{text}");
+    assert!(
+        text.contains(&format!(
+            "Brim (<@{EVAN}>), your turn: /attack Ash overload, /pass, /yield"
+        )),
+        "{text}"
+    );
+    let answer = herald
+        .command(
+            EVAN,
+            "attack",
+            json!([
+                {"name": "target", "type": 3, "value": "Ash"},
+                {"name": "mode", "type": 3, "value": "overload"}
+            ]),
+            json!({}),
+        )
+        .await;
+    assert!(
+        content(&answer).contains("Brim attacks Ash with Synaptic Overload, 4d6."),
+        "{answer:?}"
+    );
+}

@@ -89,8 +89,8 @@ async fn the_worked_example_is_refereed_event_for_event() {
     assert_eq!(run.result, Ok(()), "{}", run.out);
     run.expect("Ash (ann): psionicist, 8 HD (d8); pool 8 of 8d8 (0 lost); 36/36 HP; save 13;")
         .expect("Brim (bo): wild talent, 8 HD (d6); pool 4 of 4d6 (0 lost); 28/28 HP; save 13;")
-        .expect("Ash challenges Brim to psionic combat! bo: /accept or /decline (300s).")
-        .expect("Fight #1: Ash vs Brim, psionic combat of Power Pools. Dice seed hash ")
+        .expect("Ash challenges Brim to a psionic combat! bo: /accept or /decline (300s).")
+        .expect("Fight #1: Ash vs Brim, a psionic combat of Power Pools. Dice seed hash ")
         .expect("Initiative: Ash 9, Brim 14 (PC7).")
         .expect("Turn order: Brim, Ash (PC7).")
         .expect("Brim (bo), your turn: /attack Ash overload, /pass, /yield (120s, then /attack Ash overload).")
@@ -288,7 +288,7 @@ async fn damage_persists_until_rest_and_unconscious_cannot_fight() {
         .expect("Brim is unconscious at -4 HP and cannot fight until it rests (/rest, PC30, PC39).")
         .expect("Brim rests: 4 HP, pool 1d8")
         .expect("Brim: PC39: a creature rests once per realm day")
-        .expect("Ash challenges Brim to psionic combat!")
+        .expect("Ash challenges Brim to a psionic combat!")
         .expect("Brim declines the challenge of Ash.")
         .expect("Brim rests: 4 HP");
 }
@@ -321,7 +321,7 @@ async fn an_npc_fights_by_the_policy_and_a_moderator_orders_it() {
     run.expect("Only a moderator may use /npc")
         .expect("Mind-Flayer is ready for Power Pools (a non-player character: Herald decides for it).")
         .expect("Cannot create Husk: an NPC has 1 to 20 hit dice (21 given).")
-        .expect("Ash challenges Mind-Flayer to psionic combat! Mind-Flayer accepts at once.")
+        .expect("Ash challenges Mind-Flayer to a psionic combat! Mind-Flayer accepts at once.")
         .expect("Mind-Flayer takes /attack Ash stab.")
         .expect("Mind-Flayer attacks Ash with Mental Stab, 12d20.")
         .expect("Ash wins the exchange, 64 to 12 (PC17).")

@@ -43,7 +43,7 @@ fn a_fight_killed_mid_way_resumes_exactly() {
     let mut said = Vec::new();
     for line in BufReader::new(console.stdout.take().unwrap()).lines() {
         let line = line.unwrap();
-        let done = line.contains("Fight #1: Ash vs Brim, psionic combat of Power Pools. Round 1");
+        let done = line.contains("Fight #1: Ash vs Brim, a psionic combat of Power Pools. Round 1");
         said.push(line);
         if done {
             break;

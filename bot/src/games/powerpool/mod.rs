@@ -278,7 +278,7 @@ impl Game for PowerPool {
     const ID: &'static str = "powerpool";
     const NAME: &'static str = "Power Pools";
     const CHARACTER: &'static str = "creature";
-    const BOUT: &'static str = "psionic combat";
+    const BOUT: &'static str = "a psionic combat";
 
     fn new(config: &Config) -> Result<Self> {
         let rules = match &config.powerpool {

@@ -386,8 +386,26 @@ pub fn is_private(line: &str) -> bool {
             | Command::Decide(herald_engine::psiknight::Decision::Psi(_)),
         )) => true,
         Some(Ok(_)) => false,
-        Some(Err(_)) | None => true,
+        // A game's own command (`/psicombat`, `/defend blank`) is answered in the open, as
+        // the core's are: a fight is played in the open.
+        Some(Err(_)) | None => game_spec(line).is_none(),
     }
+}
+
+/// The entry of a seam game's own table that `line` starts with, other than `/help` (the core
+/// table's mistakes stay private).
+fn game_spec(line: &str) -> Option<&'static CommandSpec> {
+    let word = line
+        .trim_start_matches(['/', '!'])
+        .split_whitespace()
+        .next()?
+        .to_lowercase();
+    let mut seam = crate::games::GAMES.iter().filter(|g| g.table.is_some());
+    seam.find_map(|g| {
+        (g.commands)()
+            .iter()
+            .find(|s| s.path.first() == Some(&word.as_str()) && s.path != ["help"])
+    })
 }
 
 /// Whether `line` is a move in a fight or an answer to a challenge, after which earlier buttons
@@ -399,7 +417,9 @@ pub fn is_fight_move(line: &str) -> bool {
         Some(Ok(
             Command::Decide(_) | Command::Accept | Command::Decline | Command::Joust { .. },
         )) => true,
-        _ => false,
+        Some(Ok(_)) => false,
+        // A game's own decision (`/defend blank`) supersedes earlier buttons too.
+        _ => game_spec(line).is_some_and(|s| s.group == crate::command::Group::Decisions),
     }
 }
 
@@ -936,6 +956,11 @@ mod tests {
         assert!(!is_fight_move("/psi cpk"));
         assert!(!is_fight_move("/bonus attack"));
         assert!(!is_fight_move("/roll 100"));
+        // A seam game's own commands are answered in the open, and its decisions are moves.
+        assert!(!is_private("/psicombat bo"));
+        assert!(!is_private("/defend blank spells 3,2"));
+        assert!(is_fight_move("/defend blank spells 3,2"));
+        assert!(!is_fight_move("/creature create Ash --kind wild --hd 2"));
     }
 
     #[tokio::test]
