@@ -1076,3 +1076,68 @@ async fn herald_run_tells_fights_compact_on_irc() {
     );
     assert!(step.contains(" ▸ "), "{step}");
 }
+
+// Psi Morphs on IRC with no transport code of its own: the page's worked example (as
+// `transcripts/psimorphs_example.txt`) fought by two IRC clients in a channel that plays Psi
+// Morphs: PM5's order, PM13's ISPs, PM14's redo, PM7's tie, PM18 and PM21's force and
+// resistance, PM20's refusal, PM22, PM25's doubled damage and PM8's end. Every prompt names its
+// options with IRC's `!`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_psi_morphs_fight_on_irc_is_refereed_to_the_end() {
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
+    let books = Books::new();
+    let morphs = format!(
+        "{}[games.channels]\n\"#lists\" = \"psimorphs\"\n",
+        settings(server.port)
+    );
+    let herald = Herald::start(&books.path(), &morphs).await;
+    let mut ann = Player::connect(server.port, "ann").await;
+    ann.join_with_herald("#lists").await;
+    let mut bo = Player::connect(server.port, "bo").await;
+    bo.join_with_herald("#lists").await;
+    // Each line waits for what it leads to, so no command is made out of turn.
+    let moves: [(&[u32], bool, &str, &str); 17] = [
+        (&[], true, "!morph create Ann --str 5 --dex 4 --agi 3 --int 3 --will 3 --res 3 --ranks combat:3,physical:1,energy:3,atom:1 --master combat:1", "Ann is ready for Psi Morphs."),
+        (&[], false, "!morph create Bo --str 3 --dex 4 --agi 4 --int 4 --will 3 --res 3 --ranks combat:2,physical:3,mental:1,energy:2 --isp energy:2,general:3", "Bo is ready for Psi Morphs."),
+        (&[], true, "!fight bo", "Ann challenges Bo to a fight! bo: !accept or !decline (300s)."),
+        (&[], false, "!accept", "Ann (ann), round 1 [--isp N adds ISPs]: !attack, !force eb1,"),
+        (&[], true, "!attack bo --isp 5", "Bo (bo), Ann attacks [--isp N adds ISPs]: !defend combat, !defend physical, !yield (120s, then !defend physical)."),
+        (&[8, 3, 2, 7, 6], false, "!defend physical", "Bo (bo), 19 vs Ann's 24 goes against you: !redo (3 ISPs), !keep, !yield (120s, then !keep)."),
+        (&[10, 6, 2], false, "!redo", "Bo (bo), round 1"),
+        (&[5, 4], false, "!force eb1 --isp 2", "Ann (ann), Energy Blast I succeeds, 16 vs 14"),
+        (&[3, 2], true, "!resist energy", "Ann (ann), round 2"),
+        (&[6, 4], true, "!force as1", "Bo (bo), round 2"),
+        (&[], false, "!force eb1", "Bo: PM20: you used Energy Blast I in round 1"),
+        (&[], false, "!attack", "Ann (ann), Bo attacks"),
+        (&[9, 2, 9, 1, 5], true, "!defend combat", "Ann (ann), round 3"),
+        (&[], true, "!attack", "Bo (bo), Ann attacks"),
+        (&[10, 9, 7, 2, 6, 3], false, "!defend physical", "Ann wins in round 3: Bo is unconscious (PM8)."),
+        (&[], true, "!record", "Ann in Psi Morphs: 1 win, 0 losses, 0 draws."),
+        (&[], false, "!sheet", "Bo (bo): level 1"),
+    ];
+    for (dice, by_ann, line, answer) in moves {
+        herald.dice(dice);
+        if by_ann {
+            ann.say("#lists", line).await;
+        } else {
+            bo.say("#lists", line).await;
+        }
+        ann.hear("#lists", answer).await;
+    }
+    for said in [
+        "Ann 24 vs Bo 24: a tie between players: no winner (PM7).",
+        "Ann hits Bo: strength 7 + 5, doubled at twice the defence = 24 damage; Bo has -4 hp of 20 (PM25).",
+        "Fight #1 is over. Dice seed: ",
+    ] {
+        assert!(ann.has_heard("#lists", said), "not heard: {said}\n{}", ann.log());
+    }
+    // The books: the fight's end wrote Bo's hp, and his sheet says so.
+    assert!(
+        ann.has_heard("#lists", "hp -4/20"),
+        "Bo's sheet after the fight:\n{}",
+        ann.log()
+    );
+    herald.stop().await;
+}
