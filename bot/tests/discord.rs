@@ -1062,3 +1062,81 @@ async fn a_powerpool_fight_is_fought_by_slash_commands() {
         "{answer:?}"
     );
 }
+
+// Psi Morphs on Discord with no transport code of its own: `/morph create` and `/challenge`
+// from its table, then the fight by the buttons of its prompts, options with arguments included
+// (`/defend physical`, `/force eb1`): PM5's order, PM7's tie between players, PM14's offer to
+// redo or keep, and PM29's yield.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_psi_morphs_fight_is_fought_by_buttons() {
+    let config: Config = toml::from_str("[games]\ndefault = \"psimorphs\"\n").unwrap();
+    let mut herald = Herald::start_with(Settings::default(), config).await;
+    let create = |name: &str| json!([{"name": "create", "type": 1, "options": [{"name": "name", "type": 3, "value": name}]}]);
+    let answer = herald
+        .command(DANA, "morph", create("Ann"), json!({}))
+        .await;
+    assert!(
+        content(&answer).starts_with("Ann is ready for Psi Morphs."),
+        "{answer:?}"
+    );
+    herald.command(EVAN, "morph", create("Bo"), json!({})).await;
+    let resolved = json!({"users": {EVAN.to_string(): fake::user_json(EVAN)}});
+    let challenge = herald
+        .command(
+            DANA,
+            "challenge",
+            json!([{"name": "target", "type": 6, "value": EVAN.to_string()}]),
+            resolved,
+        )
+        .await;
+    assert!(
+        content(&challenge).contains(&format!("Ann challenges Bo to a fight! <@{EVAN}>: /accept")),
+        "{challenge:?}"
+    );
+    // PM5: the same speed, so the challenger acts first; her options are buttons.
+    let (_, step) = herald.press(EVAN, &button(EVAN, "accept")).await;
+    assert!(
+        content(&step).contains("Ann acts first each round, then Bo (PM5)."),
+        "{step:?}"
+    );
+    let row = &step.body["components"][0]["components"];
+    assert_eq!(row[0]["custom_id"], button(DANA, "attack"));
+    assert_eq!(row[1]["custom_id"], button(DANA, "force eb1"));
+    let (_, step) = herald.press(DANA, &button(DANA, "attack")).await;
+    let row = &step.body["components"][0]["components"];
+    assert_eq!(row[0]["custom_id"], button(EVAN, "defend combat"));
+    assert_eq!(row[1]["custom_id"], button(EVAN, "defend physical"));
+    // PM7: Ann 5+3 + 6 = 14 against Bo 6+4 + 4 = 14, a tie between players: no winner.
+    herald.app.queue.push([5, 3, 6, 4]);
+    let (_, step) = herald.press(EVAN, &button(EVAN, "defend physical")).await;
+    assert!(
+        content(&step).contains("Ann 14 vs Bo 14: a tie between players: no winner (PM7)."),
+        "{step:?}"
+    );
+    // PM14: the missed attack goes against Ann, who has ISPs to redo it; she keeps it.
+    assert!(content(&step).contains("goes against you"), "{step:?}");
+    let (_, step) = herald.press(DANA, &button(DANA, "keep")).await;
+    assert_eq!(
+        step.body["components"][0]["components"][0]["custom_id"],
+        button(EVAN, "attack")
+    );
+    herald.press(EVAN, &button(EVAN, "attack")).await;
+    // Bo 1+1 + 6 = 8 against Ann 9+9 + 6 = 24: the outcome goes against Bo (PM14).
+    herald.app.queue.push([1, 1, 9, 9]);
+    let (_, step) = herald.press(DANA, &button(DANA, "defend combat")).await;
+    assert!(content(&step).contains("goes against you"), "{step:?}");
+    let row = &step.body["components"][0]["components"];
+    let ids: Vec<&str> = row
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["custom_id"].as_str())
+        .collect();
+    assert!(ids.contains(&button(EVAN, "keep").as_str()), "{ids:?}");
+    assert!(ids.contains(&button(EVAN, "redo").as_str()), "{ids:?}");
+    herald.press(EVAN, &button(EVAN, "keep")).await;
+    // Round 2: Ann yields, and Bo wins (PM29).
+    let (_, step) = herald.press(DANA, &button(DANA, "yield")).await;
+    assert!(content(&step).contains("Bo wins"), "{step:?}");
+    assert!(content(&step).contains("Dice seed: "), "{step:?}");
+}

@@ -138,6 +138,8 @@ fn user_of(text: &str) -> Option<String> {
 fn words_of(list: &str) -> Option<Vec<String>> {
     let mut words = Vec::new();
     for item in list.split(", ") {
+        // A note on an option ("/redo (3 ISPs)") is not part of what the button sends.
+        let item = item.split(" (").next().unwrap_or(item);
         let item = item.strip_prefix('/')?;
         let word = item.split(' ').next().unwrap_or("");
         if word.is_empty() || !word.chars().all(|c| c.is_ascii_lowercase()) {
@@ -602,6 +604,13 @@ mod tests {
         )
         .unwrap();
         assert!(sword.psi);
+    }
+
+    // PM14: an option with a note ("/redo (3 ISPs)") is a button of its command alone.
+    #[test]
+    fn an_options_note_is_not_part_of_its_button() {
+        let line = "Bo (222), 19 vs Ann's 24 goes against you: /redo (3 ISPs), /keep, /yield (120s, then /keep).";
+        assert_eq!(awaited(line).unwrap().words, vec!["redo", "keep", "yield"]);
     }
 
     #[test]
