@@ -1105,7 +1105,27 @@ impl<G: Game> Referee<G> {
                 Some(line) => Ok(vec![line]),
                 None => self.decide(user, d, now).await,
             },
-            Meaning::Challenge(target) => self.challenge(user, &target, now).await,
+            // A game's verb may be history's too (`/fight 12`): a fight's number asks for the
+            // fight, as in every other channel, unless a character bears that name.
+            Meaning::Challenge(target) => match fight_number(&target) {
+                Some(id)
+                    if self
+                        .store()
+                        .character_named(self.realm, G::ID, target.trim())
+                        .await?
+                        .is_none() =>
+                {
+                    crate::history::handle(
+                        &self.app,
+                        self.realm,
+                        G::ID,
+                        user,
+                        Command::Fight { id },
+                    )
+                    .await
+                }
+                _ => self.challenge(user, &target, now).await,
+            },
             Meaning::Retire => self.retire(user, mine).await,
             Meaning::Roll(decision) => match (decision, self.side_of(user)) {
                 (Some(d), Some(_)) => self.decide(user, d, now).await,
@@ -1319,6 +1339,11 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
             ),
         )
     })
+}
+
+/// `12` or `#12`: a fight's number.
+fn fight_number(word: &str) -> Option<u32> {
+    word.trim().trim_start_matches('#').parse().ok()
 }
 
 /// The name of the character a side fought as, else who spoke for it.
