@@ -282,7 +282,7 @@ mod: /game psiknight
     let run = run_with(&books.path(), CONFIG, first).await;
     run.expect("#lists plays PsiKnight (psiknight)")
         .expect("Only a moderator may change the game of #lists; it plays PsiKnight.")
-        .expect("'chess' is not a game Herald referees; the games are psiknight, tourney")
+        .expect("'chess' is not a game Herald referees; the games are psiknight, tourney, pfpduel, psimorphs, powerpool.")
         .expect("#lists now plays The Tourney (tourney)")
         .expect("/joust is a command of PsiKnight; #lists plays The Tourney")
         .expect("Fight #1: Sir Ector vs Sir Gimby, a bout on foot of The Tourney.")
