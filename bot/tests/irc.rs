@@ -1141,3 +1141,69 @@ async fn a_psi_morphs_fight_on_irc_is_refereed_to_the_end() {
     );
     herald.stop().await;
 }
+
+// The PFP duel on IRC with no transport code of its own: the page's worked example (as
+// `transcripts/pfpduel_example.txt`) by two IRC clients, options with arguments typed as IRC
+// commands (`!dice 0`, `!keep 5 5 maneuver`, `!reroll 6`, `!effect pain 2`): PF4's initiative,
+// PF10's Maneuver, PF14's Weakening, PF15's open mind, PF24's ejection and contact, PF33's end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pfp_duel_on_irc_is_refereed_to_the_end() {
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
+    let books = Books::new();
+    let duel = format!(
+        "{}[games.channels]\n\"#lists\" = \"pfpduel\"\n",
+        settings(server.port)
+    );
+    let herald = Herald::start(&books.path(), &duel).await;
+    let mut ann = Player::connect(server.port, "ann").await;
+    ann.join_with_herald("#lists").await;
+    let mut bo = Player::connect(server.port, "bo").await;
+    bo.join_with_herald("#lists").await;
+    // Each line waits for what it leads to, so no command is made out of turn.
+    let moves: [(&[u32], bool, &str, &str); 20] = [
+        (&[], true, "!psionist create Ann", "Ann is ready for the PFP duel."),
+        (&[], false, "!psionist create Bo", "Bo is ready for the PFP duel."),
+        (&[], true, "!challenge bo", "Ann challenges Bo to a psionic duel! bo: !accept or !decline (300s)."),
+        (&[5, 6, 3, 3, 2, 5], false, "!accept", "Bo (bo), your activation: 3 AP, 0/2 psionic actions, 6 PFP: !duel, !recover, !move, !end, !yield (120s, then !duel)."),
+        (&[], false, "!duel", "Ann (ann), your dice for the duel (defender, 3 AP): !dice 0, !dice 1, !dice 2, !dice 3, !yield (120s, then !dice 0)."),
+        (&[6, 2, 2], true, "!dice 0", "Ann (ann), keep two of your dice 6 2 2"),
+        (&[], true, "!keep 6 2", "Bo (bo), your dice for the duel"),
+        (&[5, 5, 3, 1], false, "!dice 1", "Bo (bo), keep two of your dice 5 5 3 1"),
+        (&[], false, "!keep 5 5 maneuver", "Bo (bo), your Maneuver"),
+        (&[1], false, "!reroll 6", "Ann (ann), keep again two of your dice 1 2 2"),
+        (&[], true, "!keep 2 2 weaken", "Bo (bo), your free mental effect on Ann"),
+        (&[], false, "!effect pain 2", "Bo (bo), your activation: 1 AP"),
+        (&[], false, "!effect pain 2", "Ann (ann), your activation: 3 AP, 0/2 psionic actions, 0 PFP: !eject, !end, !yield (120s, then !eject)."),
+        (&[6, 4, 1, 5, 3, 2, 1, 6], true, "!eject", "Ann (ann), your dice for the ejection"),
+        (&[], true, "!dice 2", "Bo (bo), your activation: 3 AP, 0/2 psionic actions, 3 PFP: !contact"),
+        (&[], false, "!contact", "Ann (ann), your dice for the contact"),
+        (&[5, 2, 1], true, "!dice 1", "Bo (bo), your dice for the contact"),
+        (&[6, 4, 3], false, "!dice 0", "Bo (bo), your mental effect on Ann, no AP"),
+        (&[], false, "!effect pain 2", "Bo wins: Ann is knocked out (PF33)."),
+        (&[], true, "!sheet", "Ann (ann): psionist, power 2; health 0 of 6"),
+    ];
+    for (dice, by_ann, line, answer) in moves {
+        herald.dice(dice);
+        if by_ann {
+            ann.say("#lists", line).await;
+        } else {
+            bo.say("#lists", line).await;
+        }
+        ann.hear("#lists", answer).await;
+    }
+    for said in [
+        "Duel: Bo 5+5 + 1 = 11 [maneuver] vs Ann 2+2 + 2 = 6 [weaken]: Bo wins by 5.",
+        "Ejection: Ann 6+4 + 2 = 12 vs Bo 5+3 + 1 = 9: Ann wins by 3.",
+        "Contact: Bo 6+4 + 1 = 11 vs Ann 5+2 + 2 = 9: Bo wins by 2.",
+        "Fight #1 is over. Dice seed: ",
+    ] {
+        assert!(
+            ann.has_heard("#lists", said),
+            "not heard: {said}\n{}",
+            ann.log()
+        );
+    }
+    herald.stop().await;
+}

@@ -624,3 +624,20 @@ async fn herald_simulate_gives_psimorphs_odds() {
     };
     assert_eq!(figures(&simulate(&["--game", "psimorphs"])), figures(&text));
 }
+
+// `/fight` is Psi Morphs' challenge and every channel's history: a fight's number asks for the
+// fight, a name challenges.
+#[tokio::test]
+async fn fight_with_a_number_is_the_history_of_that_fight() {
+    let books = Books::new();
+    let transcript = format!("{EXAMPLE}[#morphs] ann: /fight 1\n[#morphs] bo: /fight #1\n");
+    let run = run_with(&books.path(), CONFIG, &transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    let summaries = run
+        .lines()
+        .into_iter()
+        .filter(|l| l.starts_with("[#morphs] Fight #1 (Psi Morphs"))
+        .count();
+    assert_eq!(summaries, 2, "{}", run.out);
+    run.expect_not("challenges 1");
+}
