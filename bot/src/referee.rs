@@ -54,6 +54,7 @@ pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn
         game,
         challenge: None,
         fight: None,
+        lapses: Vec::new(),
     }))
 }
 
@@ -84,6 +85,8 @@ struct Referee<G: Game> {
     game: G,
     challenge: Option<Challenge>,
     fight: Option<Live<G::Fight, Decision<G>>>,
+    /// Offers out of a fight that lapse ([`Game::lapse`]), by character: when.
+    lapses: Vec<(Id, DateTime<Utc>)>,
 }
 
 type Decision<G> = <<G as Game>::Fight as Fight>::Decision;
@@ -101,10 +104,10 @@ impl<G: Game> Table for Referee<G> {
     }
 
     fn next_deadline(&self) -> Option<DateTime<Utc>> {
-        match (&self.fight, &self.challenge) {
-            (Some(f), _) => Some(f.deadline),
-            (None, Some(c)) => Some(c.deadline),
-            (None, None) => None,
+        let lapse = self.lapses.iter().map(|(_, at)| *at).min();
+        match (self.own_deadline(), lapse) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 
@@ -135,6 +138,38 @@ impl<G: Game> Table for Referee<G> {
 }
 
 impl<G: Game> Referee<G> {
+    /// When the challenge lapses or the awaited fighter's time is up.
+    fn own_deadline(&self) -> Option<DateTime<Utc>> {
+        match (&self.fight, &self.challenge) {
+            (Some(f), _) => Some(f.deadline),
+            (None, Some(c)) => Some(c.deadline),
+            (None, None) => None,
+        }
+    }
+
+    /// Takes the command a lapsed offer out of a fight takes ([`Game::lapse`]) for character
+    /// `id`, if its state still holds one: at its deadline, or at once when the character is
+    /// about to fight.
+    async fn settle(&mut self, id: Id, now: DateTime<Utc>) -> Result<Lines> {
+        self.lapses.retain(|(c, _)| *c != id);
+        let Some(c) = self.store().character(id).await? else {
+            return Ok(Vec::new());
+        };
+        let c = self.today(c, now)?;
+        let Some((_, command)) = self.game.lapse(&c) else {
+            return Ok(Vec::new());
+        };
+        let Some(Ok(Command::Game(g))) = parse_in(command, &['/'], G::commands()) else {
+            return Ok(Vec::new());
+        };
+        let mut lines = vec![format!(
+            "Time is up for {}: {command} is taken.",
+            self.game.styled(&c)
+        )];
+        lines.extend(self.roll(c, &g, now).await?);
+        Ok(lines)
+    }
+
     fn timeout(&self) -> Duration {
         Duration::seconds(
             self.app
@@ -384,6 +419,17 @@ impl<G: Game> Referee<G> {
             return Ok(Vec::new());
         };
         let ids = [c.fighters[0].id, c.fighters[1].id];
+        // An offer out of a fight still open (a GM's check's redo) is settled before the fight.
+        let mut settled = Vec::new();
+        for id in ids {
+            settled.extend(self.settle(id, now).await?);
+        }
+        if !settled.is_empty() {
+            let mut lines = settled;
+            self.challenge = Some(c);
+            lines.extend(Box::pin(self.start(now)).await?);
+            return Ok(lines);
+        }
         if let Err((id, other)) = self.app.claim_characters(&ids, &self.channel) {
             let who = if id == ids[0] {
                 &c.sides.styled[0]
@@ -1012,7 +1058,7 @@ impl<G: Game> Referee<G> {
 
     /// A command that rolls out of a fight, for `c` (as of today): stored in one write, its
     /// events logged.
-    async fn roll(&self, c: Character, g: &GameCommand, now: DateTime<Utc>) -> Result<Lines> {
+    async fn roll(&mut self, c: Character, g: &GameCommand, now: DateTime<Utc>) -> Result<Lines> {
         if let Some(channel) = self.app.character_fighting_in(c.id) {
             return Ok(vec![format!(
                 "{} is fighting in {channel}; /{} waits until the fight is over.",
@@ -1023,10 +1069,18 @@ impl<G: Game> Referee<G> {
         let mut rng = SeededDice::new(self.app.next_seed());
         let mut dice = FightDice::new(&mut rng, &self.app.queue);
         let rolled = self.game.roll(g, &c, now, &mut dice as &mut dyn RollSource);
-        if let Some(state) = &rolled.state {
-            self.store().save_character(c.id, &c.sheet, state).await?;
+        let mut after = c;
+        if let Some(state) = rolled.state {
+            self.store()
+                .save_character(after.id, &after.sheet, &state)
+                .await?;
+            after.state = state;
         }
         self.app.log_game_events(G::ID, rolled.events.into_iter());
+        self.lapses.retain(|(id, _)| *id != after.id);
+        if let Some((at, _)) = self.game.lapse(&after) {
+            self.lapses.push((after.id, at));
+        }
         Ok(rolled.lines)
     }
 
@@ -1181,7 +1235,23 @@ impl<G: Game> Referee<G> {
     }
 
     async fn deadline(&mut self, now: DateTime<Utc>) -> Result<Lines> {
-        if self.next_deadline().is_none_or(|d| d > now) {
+        let mut lines = Vec::new();
+        let due: Vec<Id> = self
+            .lapses
+            .iter()
+            .filter(|(_, at)| *at <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in due {
+            lines.extend(self.settle(id, now).await?);
+        }
+        lines.extend(self.own_deadline_passed(now).await?);
+        Ok(lines)
+    }
+
+    /// The challenge lapses, or the awaited fighter's time is up.
+    async fn own_deadline_passed(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+        if self.own_deadline().is_none_or(|d| d > now) {
             return Ok(Vec::new());
         }
         let Some(f) = &self.fight else {

@@ -309,7 +309,9 @@ async fn the_gms_check_with_redo_keep_and_its_lapse() {
         .expect("Ann spends 3 ISPs to redo the check (combat 3); left: combat 1, general 2 (PM14).")
         .expect("Ann's check, attempt 2 (Combat + strength): [8][8] = 16 + 7 (level 1 + ranks 3 + half 3 + ISPs 0) = 23, rerolls at 9+ vs 20: success.")
         .expect("Ann's check (Combat + strength): [1][1] = 2 + 7 (level 1 + ranks 3 + half 3 + ISPs 0) = 9, rerolls at 9+ vs 20: failure.")
-        .expect("Ann (ann): the redo offer had lapsed, so /keep was taken: Ann keeps 9 (PM27).")
+        // PM27: at the 120th second the offer lapses and /keep is taken, the channel told.
+        .expect("Time is up for Ann: /keep is taken.")
+        .expect("Ann keeps 9.")
         .expect("Ann (ann): PM27: you have no failed check to redo or keep.")
         // PM1: the seed's Joe, 2 and 9, the 9 rerolls a 9: 20 + 9 = 29 >= 25.
         .expect("Joe's check (Negotiating + intelligence): [2][9,9] = 20 + 9 (level 2 + ranks 4 + half 3 + ISPs 0) = 29, rerolls at 9+ vs 25: success.")
@@ -640,4 +642,42 @@ async fn fight_with_a_number_is_the_history_of_that_fight() {
         .count();
     assert_eq!(summaries, 2, "{}", run.out);
     run.expect_not("challenges 1");
+}
+
+// PM27: a check whose redo offer is still open when its morph is about to fight is kept first,
+// the channel told and the keep logged, before the fight's first event.
+#[tokio::test]
+async fn a_check_still_open_is_kept_before_a_fight() {
+    let books = Books::new();
+    let transcript = format!(
+        "{}\
+@dice 1 1
+[#morphs] ann: /check combat strength 20
+[#morphs] ann: /fight bo
+[#morphs] bo: /accept
+",
+        morphs()
+    );
+    let run = run_with(&books.path(), CONFIG, &transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Ann (ann), 9 vs 20 goes against you: /redo (3 ISPs), /keep (120s, then /keep).")
+        .expect("Time is up for Ann: /keep is taken.")
+        .expect("Ann keeps 9.")
+        .expect("Fight #1: Ann vs Bo");
+    let types: Vec<&str> = run
+        .events
+        .iter()
+        .filter_map(|e| e["type"].as_str())
+        .collect();
+    let kept = types
+        .iter()
+        .position(|t| *t == "kept")
+        .expect("a kept event");
+    let started = types
+        .iter()
+        .position(|t| *t == "fight_started")
+        .expect("the fight's start");
+    assert!(kept < started, "{types:?}");
+    let ann = character(&books, "Ann").await;
+    assert!(ann["state"]["check"].is_null(), "{ann}");
 }

@@ -221,6 +221,13 @@ pub trait Game: Sized + Send + Sync + 'static {
         Ok(None)
     }
 
+    /// An offer the character's state holds out of a fight (the GM's check's redo, PM27):
+    /// when it lapses, and the command it then takes (`/keep`). `None` in a game without one.
+    fn lapse(&self, character: &Character) -> Option<(DateTime<Utc>, &'static str)> {
+        let _ = character;
+        None
+    }
+
     /// Whether the character no longer counts as its player's (dead): its player may create
     /// another, and the old one is then retired.
     fn gone(&self, character: &Character) -> bool {

@@ -751,6 +751,13 @@ impl Game for PsiMorphs {
         Ok(Some((as_of(&sheet, &after), event)))
     }
 
+    fn lapse(&self, c: &Character) -> Option<(DateTime<Utc>, &'static str)> {
+        // PM27: a redo offer unanswered for the decision timeout takes /keep.
+        let until = state_of(c).ok()?.check?.until;
+        let until = DateTime::parse_from_rfc3339(&until).ok()?;
+        Some((until.with_timezone(&Utc), "/keep"))
+    }
+
     fn gone(&self, c: &Character) -> bool {
         state_of(c).is_ok_and(|s| s.dead)
     }
