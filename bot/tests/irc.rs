@@ -1207,3 +1207,55 @@ async fn a_pfp_duel_on_irc_is_refereed_to_the_end() {
     }
     herald.stop().await;
 }
+
+// Psionic combat with power pools on IRC with no transport code of its own: the page's worked
+// example (as `transcripts/powerpool_example.txt`) by two IRC clients: PC7's initiative, PC10,
+// PC13 and PC16's stun, PC15's spells, PC18's save, PC21's control and PC31's end, every prompt
+// naming its whole command lines with IRC's `!`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_psionic_combat_on_irc_is_refereed_to_the_end() {
+    let Some(server) = Ngircd::start(false).await else {
+        return;
+    };
+    let books = Books::new();
+    let minds = format!(
+        "{}[games.channels]\n\"#lists\" = \"powerpool\"\n",
+        settings(server.port)
+    );
+    let herald = Herald::start(&books.path(), &minds).await;
+    let mut ann = Player::connect(server.port, "ann").await;
+    ann.join_with_herald("#lists").await;
+    let mut bo = Player::connect(server.port, "bo").await;
+    bo.join_with_herald("#lists").await;
+    // Each line waits for what it leads to, so no command is made out of turn.
+    let moves: [(&[u32], bool, &str, &str); 9] = [
+        (&[], true, "!creature create Ash --kind psionicist --hd 8 --attack stab,overload,subversion --defense mantra,pinnacle,labyrinth", "Ash is ready for Power Pools."),
+        (&[], false, "!creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank --spells 3,2,1", "Brim is ready for Power Pools."),
+        (&[], true, "!psicombat bo", "Ash challenges Brim to a psionic combat! bo: !accept or !decline (300s)."),
+        (&[9, 14], false, "!accept", "Brim (bo), your turn: !attack Ash overload, !pass, !yield (120s, then !attack Ash overload)."),
+        (&[], false, "!attack Ash overload", "Ash (ann), defend (8 dice in your pool): !defend mantra, !defend labyrinth, !defend pinnacle, !defend none, !yield (120s, then !defend mantra)."),
+        (&[5, 3, 6, 2, 7, 1], true, "!defend mantra 2", "Brim (bo), your turn"),
+        (&[], false, "!pass", "Ash (ann), your turn: !attack Brim stab"),
+        (&[], true, "!attack Brim stab", "Brim (bo), defend (4 dice in your pool): !defend blank, !defend none, !yield (120s, then !defend blank)."),
+        (&[15, 3, 11, 7, 2, 9, 5, 12, 4, 6, 5, 2, 3], false, "!defend blank spells 3,2", "Ash wins by control in round 2: Brim has no free creature left (PC31)."),
+    ];
+    for (dice, by_ann, line, answer) in moves {
+        herald.dice(dice);
+        if by_ann {
+            ann.say("#lists", line).await;
+        } else {
+            bo.say("#lists", line).await;
+        }
+        ann.hear("#lists", answer).await;
+    }
+    for said in [
+        "Ash is stunned instead of controlled (Barrier Mantra, PC16) and loses its next turn (PC13).",
+        "Brim defends with Blank Mind, 4d6, sacrificing spells 3,2 for +5 (PC15).",
+        "Ash saves against Blank Mind (PC18): 15 vs 13, success.",
+        "Ash wins the exchange, 53 to 21 (PC16).",
+    ] {
+        assert!(ann.has_heard("#lists", said), "not heard: {said}\n{}", ann.log());
+    }
+    ann.hear("#lists", "Fight #1 is over. Dice seed: ").await;
+    herald.stop().await;
+}

@@ -196,6 +196,15 @@ async fn each_prompts_timeout_takes_the_default() {
     );
     let run = run_with(&books.path(), CONFIG, &transcript).await;
     assert_eq!(run.result, Ok(()), "{}", run.out);
+    // The lapse is a decline, logged as the page's `challenge_declined`.
+    let declined: Vec<&Value> = run
+        .events
+        .iter()
+        .filter(|e| e["type"] == "challenge_declined")
+        .collect();
+    assert_eq!(declined.len(), 1, "{:?}", run.events);
+    assert_eq!(declined[0]["creature"], "Brim");
+    assert_eq!(declined[0]["game"], "powerpool");
     run.expect("The challenge of Ash to Brim lapses unanswered.")
         .expect("Brim (bo) did not answer in time: /attack Ash overload is taken for them.")
         .expect("Brim attacks Ash with Synaptic Overload, 4d6.")

@@ -441,6 +441,17 @@ impl Game for PowerPool {
         Ok(vec![narrate::sheet_line(c, &sheet_of(c)?, &state_of(c)?)])
     }
 
+    fn challenge_event(&self, kind: &'static str, sides: &Sides, by: Side) -> Option<Value> {
+        // The page logs a challenge only when it is declined (withdrawn, or left to lapse),
+        // naming the creature that declined it.
+        (kind == "declined").then(|| {
+            serde_json::json!({
+                "type": "challenge_declined",
+                "creature": sides.plain[by.index()],
+            })
+        })
+    }
+
     fn npc_between_fights(&self, _c: &Character, _day: &str) -> Option<AsOf> {
         // An NPC rests only when a moderator says so (`/as NAME /rest`).
         None
