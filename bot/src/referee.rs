@@ -415,21 +415,24 @@ impl<G: Game> Referee<G> {
 
     /// Starts the fight of the challenge standing here.
     async fn start(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+        let Some(c) = &self.challenge else {
+            return Ok(Vec::new());
+        };
+        // An offer out of a fight still open (a GM's check's redo) is settled before the fight.
+        let mut lines = Vec::new();
+        for id in [c.fighters[0].id, c.fighters[1].id] {
+            lines.extend(self.settle(id, now).await?);
+        }
+        lines.extend(self.start_fight(now).await?);
+        Ok(lines)
+    }
+
+    /// Claims the challenge's fighters and starts its fight.
+    async fn start_fight(&mut self, now: DateTime<Utc>) -> Result<Lines> {
         let Some(c) = self.challenge.take() else {
             return Ok(Vec::new());
         };
         let ids = [c.fighters[0].id, c.fighters[1].id];
-        // An offer out of a fight still open (a GM's check's redo) is settled before the fight.
-        let mut settled = Vec::new();
-        for id in ids {
-            settled.extend(self.settle(id, now).await?);
-        }
-        if !settled.is_empty() {
-            let mut lines = settled;
-            self.challenge = Some(c);
-            lines.extend(Box::pin(self.start(now)).await?);
-            return Ok(lines);
-        }
         if let Err((id, other)) = self.app.claim_characters(&ids, &self.channel) {
             let who = if id == ids[0] {
                 &c.sides.styled[0]

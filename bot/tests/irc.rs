@@ -825,6 +825,32 @@ async fn herald_run_starts_the_irc_transport() {
     dana.hear("#lists", "Dame Dara is dubbed").await;
 }
 
+/// Two players, ann and bo, in #lists with Herald.
+async fn ann_and_bo(server: &Ngircd) -> (Player, Player) {
+    let mut ann = Player::connect(server.port, "ann").await;
+    ann.join_with_herald("#lists").await;
+    let mut bo = Player::connect(server.port, "bo").await;
+    bo.join_with_herald("#lists").await;
+    (ann, bo)
+}
+
+/// A move: the dice it rolls, whether ann (else bo) says it, the line, and what ann then hears
+/// from Herald in #lists. Each move waits for its answer, so no command is made out of turn.
+type Move<'a> = (&'a [u32], bool, &'a str, &'a str);
+
+/// Plays `moves` in order.
+async fn play(herald: &Herald, ann: &mut Player, bo: &mut Player, moves: &[Move<'_>]) {
+    for &(dice, by_ann, line, answer) in moves {
+        herald.dice(dice);
+        if by_ann {
+            ann.say("#lists", line).await;
+        } else {
+            bo.say("#lists", line).await;
+        }
+        ann.hear("#lists", answer).await;
+    }
+}
+
 // The Tourney on IRC with no transport code of its own: the page's worked example (as in
 // `tourney.rs`) fought by two IRC clients with `!` commands in a channel whose game is The
 // Tourney, from the challenge to the books: T9's roll-off, T3's tie, T2's critical, T4 and T6's
@@ -840,10 +866,7 @@ async fn a_tourney_bout_on_irc_is_refereed_to_the_end() {
         settings(server.port)
     );
     let herald = Herald::start(&books.path(), &tourney).await;
-    let mut ann = Player::connect(server.port, "ann").await;
-    ann.join_with_herald("#lists").await;
-    let mut bo = Player::connect(server.port, "bo").await;
-    bo.join_with_herald("#lists").await;
+    let (mut ann, mut bo) = ann_and_bo(&server).await;
     ann.say("#lists", "!knight create Ector").await;
     ann.hear("#lists", "Sir Ector").await;
     bo.say(
@@ -858,10 +881,9 @@ async fn a_tourney_bout_on_irc_is_refereed_to_the_end() {
         bo.hear("#lists", "challenges").await,
         "Sir Ector challenges Sir Gimby to a bout on foot! bo: !accept or !decline (300s)."
     );
-    // Each move waits for the prompt it leads to, so no command is made out of turn.
     let ector = "Sir Ector (ann), your action";
     let gimby = "Sir Gimby (bo), your action";
-    let moves: [(&[u32], bool, &str, &str); 8] = [
+    let moves: &[Move] = &[
         (&[4, 2], false, "!accept", ector),
         (&[3, 2], true, "!attack", gimby),
         (&[5, 3], false, "!attack", ector),
@@ -871,15 +893,7 @@ async fn a_tourney_bout_on_irc_is_refereed_to_the_end() {
         (&[5, 3], false, "!attack", "Sir Ector (ann), at Health 1"),
         (&[2], true, "!stand", gimby),
     ];
-    for (dice, by_ann, line, prompt) in moves {
-        herald.dice(dice);
-        if by_ann {
-            ann.say("#lists", line).await;
-        } else {
-            bo.say("#lists", line).await;
-        }
-        ann.hear("#lists", prompt).await;
-    }
+    play(&herald, &mut ann, &mut bo, moves).await;
     herald.dice(&[4, 2]);
     bo.say("#lists", "!attack").await;
     let end = ann.hear("#lists", "Sir Gimby wins").await;
@@ -1093,12 +1107,8 @@ async fn a_psi_morphs_fight_on_irc_is_refereed_to_the_end() {
         settings(server.port)
     );
     let herald = Herald::start(&books.path(), &morphs).await;
-    let mut ann = Player::connect(server.port, "ann").await;
-    ann.join_with_herald("#lists").await;
-    let mut bo = Player::connect(server.port, "bo").await;
-    bo.join_with_herald("#lists").await;
-    // Each line waits for what it leads to, so no command is made out of turn.
-    let moves: [(&[u32], bool, &str, &str); 17] = [
+    let (mut ann, mut bo) = ann_and_bo(&server).await;
+    let moves: &[Move] = & [
         (&[], true, "!morph create Ann --str 5 --dex 4 --agi 3 --int 3 --will 3 --res 3 --ranks combat:3,physical:1,energy:3,atom:1 --master combat:1", "Ann is ready for Psi Morphs."),
         (&[], false, "!morph create Bo --str 3 --dex 4 --agi 4 --int 4 --will 3 --res 3 --ranks combat:2,physical:3,mental:1,energy:2 --isp energy:2,general:3", "Bo is ready for Psi Morphs."),
         (&[], true, "!fight bo", "Ann challenges Bo to a fight! bo: !accept or !decline (300s)."),
@@ -1117,15 +1127,7 @@ async fn a_psi_morphs_fight_on_irc_is_refereed_to_the_end() {
         (&[], true, "!record", "Ann in Psi Morphs: 1 win, 0 losses, 0 draws."),
         (&[], false, "!sheet", "Bo (bo): level 1"),
     ];
-    for (dice, by_ann, line, answer) in moves {
-        herald.dice(dice);
-        if by_ann {
-            ann.say("#lists", line).await;
-        } else {
-            bo.say("#lists", line).await;
-        }
-        ann.hear("#lists", answer).await;
-    }
+    play(&herald, &mut ann, &mut bo, moves).await;
     for said in [
         "Ann 24 vs Bo 24: a tie between players: no winner (PM7).",
         "Ann hits Bo: strength 7 + 5, doubled at twice the defence = 24 damage; Bo has -4 hp of 20 (PM25).",
@@ -1157,12 +1159,8 @@ async fn a_pfp_duel_on_irc_is_refereed_to_the_end() {
         settings(server.port)
     );
     let herald = Herald::start(&books.path(), &duel).await;
-    let mut ann = Player::connect(server.port, "ann").await;
-    ann.join_with_herald("#lists").await;
-    let mut bo = Player::connect(server.port, "bo").await;
-    bo.join_with_herald("#lists").await;
-    // Each line waits for what it leads to, so no command is made out of turn.
-    let moves: [(&[u32], bool, &str, &str); 20] = [
+    let (mut ann, mut bo) = ann_and_bo(&server).await;
+    let moves: &[Move] = & [
         (&[], true, "!psionist create Ann", "Ann is ready for the PFP duel."),
         (&[], false, "!psionist create Bo", "Bo is ready for the PFP duel."),
         (&[], true, "!challenge bo", "Ann challenges Bo to a psionic duel! bo: !accept or !decline (300s)."),
@@ -1184,15 +1182,7 @@ async fn a_pfp_duel_on_irc_is_refereed_to_the_end() {
         (&[], false, "!effect pain 2", "Bo wins: Ann is knocked out (PF33)."),
         (&[], true, "!sheet", "Ann (ann): psionist, power 2; health 0 of 6"),
     ];
-    for (dice, by_ann, line, answer) in moves {
-        herald.dice(dice);
-        if by_ann {
-            ann.say("#lists", line).await;
-        } else {
-            bo.say("#lists", line).await;
-        }
-        ann.hear("#lists", answer).await;
-    }
+    play(&herald, &mut ann, &mut bo, moves).await;
     for said in [
         "Duel: Bo 5+5 + 1 = 11 [maneuver] vs Ann 2+2 + 2 = 6 [weaken]: Bo wins by 5.",
         "Ejection: Ann 6+4 + 2 = 12 vs Bo 5+3 + 1 = 9: Ann wins by 3.",
@@ -1223,12 +1213,8 @@ async fn a_psionic_combat_on_irc_is_refereed_to_the_end() {
         settings(server.port)
     );
     let herald = Herald::start(&books.path(), &minds).await;
-    let mut ann = Player::connect(server.port, "ann").await;
-    ann.join_with_herald("#lists").await;
-    let mut bo = Player::connect(server.port, "bo").await;
-    bo.join_with_herald("#lists").await;
-    // Each line waits for what it leads to, so no command is made out of turn.
-    let moves: [(&[u32], bool, &str, &str); 9] = [
+    let (mut ann, mut bo) = ann_and_bo(&server).await;
+    let moves: &[Move] = & [
         (&[], true, "!creature create Ash --kind psionicist --hd 8 --attack stab,overload,subversion --defense mantra,pinnacle,labyrinth", "Ash is ready for Power Pools."),
         (&[], false, "!creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank --spells 3,2,1", "Brim is ready for Power Pools."),
         (&[], true, "!psicombat bo", "Ash challenges Brim to a psionic combat! bo: !accept or !decline (300s)."),
@@ -1239,15 +1225,7 @@ async fn a_psionic_combat_on_irc_is_refereed_to_the_end() {
         (&[], true, "!attack Brim stab", "Brim (bo), defend (4 dice in your pool): !defend blank, !defend none, !yield (120s, then !defend blank)."),
         (&[15, 3, 11, 7, 2, 9, 5, 12, 4, 6, 5, 2, 3], false, "!defend blank spells 3,2", "Ash wins by control in round 2: Brim has no free creature left (PC31)."),
     ];
-    for (dice, by_ann, line, answer) in moves {
-        herald.dice(dice);
-        if by_ann {
-            ann.say("#lists", line).await;
-        } else {
-            bo.say("#lists", line).await;
-        }
-        ann.hear("#lists", answer).await;
-    }
+    play(&herald, &mut ann, &mut bo, moves).await;
     for said in [
         "Ash is stunned instead of controlled (Barrier Mantra, PC16) and loses its next turn (PC13).",
         "Brim defends with Blank Mind, 4d6, sacrificing spells 3,2 for +5 (PC15).",

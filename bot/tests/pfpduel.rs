@@ -87,19 +87,7 @@ async fn the_worked_example_is_refereed_event_for_event() {
         .expect("Bo in the PFP duel: 1 win, 0 losses, 0 draws.")
         .expect("Ann (ann): psionist, power 2; health 6 of 6; 0 wins, 1 loss, 0 draws.");
     // Dice fairness: the seed shown at the end hashes to the hash shown at the start.
-    let after = |marker: &str| {
-        let line = run
-            .lines()
-            .into_iter()
-            .find(|l| l.contains(marker))
-            .unwrap();
-        let rest = &line[line.find(marker).unwrap() + marker.len()..];
-        rest.split_whitespace().next().unwrap().to_string()
-    };
-    let (hash, seed) = (after("Dice seed hash "), after("Dice seed: "));
-    let mut bytes = [0u8; 32];
-    hex::decode_to_slice(&seed, &mut bytes).unwrap();
-    assert_eq!(herald_bot::fairness::seed_hash(&bytes), hash);
+    run.assert_seed_matches_its_hash();
 
     // What outlasts the fight was written with its end: health lost on its day, the records.
     let store = books.store().await;

@@ -94,19 +94,7 @@ async fn the_worked_example_is_refereed_as_the_page_gives_it() {
         // T15, T21: the realm's next day heals every hit.
         .expect("Sir Ector (ann): dagger 1, broadsword 6 (main), mace 0, axe 0, greatsword 0; Strength 3 (+0 a blow); Health 7 - 0 hits = 7; broadsword sound, dagger sound; 0 wins, 1 loss.");
     // Dice fairness: the seed shown at the end hashes to the hash shown at the start.
-    let after = |marker: &str| {
-        let line = run
-            .lines()
-            .into_iter()
-            .find(|l| l.contains(marker))
-            .unwrap();
-        let rest = &line[line.find(marker).unwrap() + marker.len()..];
-        rest.split_whitespace().next().unwrap().to_string()
-    };
-    let (hash, seed) = (after("Dice seed hash "), after("Dice seed: "));
-    let mut bytes = [0u8; 32];
-    hex::decode_to_slice(&seed, &mut bytes).unwrap();
-    assert_eq!(herald_bot::fairness::seed_hash(&bytes), hash);
+    run.assert_seed_matches_its_hash();
     // The events, in the page's order, each marked with its game.
     let t = types(&run);
     let expected = [

@@ -81,6 +81,26 @@ impl Run {
         self
     }
 
+    /// Dice fairness: the seed told at a fight's end hashes to the hash told at its start.
+    pub fn assert_seed_matches_its_hash(&self) {
+        let after = |marker: &str| {
+            let lines = self.lines();
+            let line = lines
+                .iter()
+                .find(|l| l.contains(marker))
+                .unwrap_or_else(|| panic!("no {marker:?} in:\n{}", self.out));
+            let rest = &line[line.find(marker).unwrap() + marker.len()..];
+            rest.split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        let (hash, seed) = (after("Dice seed hash "), after("Dice seed: "));
+        let mut bytes = [0u8; 32];
+        hex::decode_to_slice(&seed, &mut bytes).unwrap();
+        assert_eq!(herald_bot::fairness::seed_hash(&bytes), hash);
+    }
+
     /// Panics if `needle` was said.
     pub fn expect_not(&self, needle: &str) -> &Self {
         assert!(
