@@ -9,8 +9,10 @@ use crate::app::App;
 use crate::command::{parse_in, Command, GameCommand};
 use crate::dice::{FightDice, ReplayDice};
 use crate::fairness::seed_hash;
-use crate::games::{AsOf, Game, Meaning, Sides};
-use crate::store::games::{BoutEnd, Character, CharacterError, NewBout, OpenBout};
+use crate::games::{AsOf, Game, Meaning, Member, Sides};
+use crate::store::games::{
+    BoutEnd, BoutMember, Character, CharacterError, MemberEnd, NewBout, OpenBout, Record,
+};
 use crate::store::{Id, Step, Store};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Duration, Utc};
@@ -59,9 +61,12 @@ pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn
 }
 
 struct Challenge {
-    fighters: [Character; 2],
+    /// In listing order: the challenger, its allies, the foes (two in a duel).
+    fighters: Vec<Character>,
     sides: Sides,
     deadline: DateTime<Utc>,
+    /// Which members have accepted: the challenger and NPCs at once.
+    accepted: Vec<bool>,
 }
 
 struct Live<F, D> {
@@ -69,13 +74,13 @@ struct Live<F, D> {
     fight: F,
     seed: [u8; 32],
     word_pos: u128,
-    fighters: [Character; 2],
+    fighters: Vec<Character>,
     sides: Sides,
     seq: i64,
     deadline: DateTime<Utc>,
     /// A moderator's decision for an NPC (`/as`), taken at its next decision instead of the
-    /// default.
-    orders: [Option<D>; 2],
+    /// default; one a member.
+    orders: Vec<Option<D>>,
 }
 
 struct Referee<G: Game> {
@@ -271,17 +276,8 @@ impl<G: Game> Referee<G> {
     }
 
     async fn challenge(&mut self, user: &str, target: &str, now: DateTime<Utc>) -> Result<Lines> {
-        if let Some(f) = &self.fight {
-            return Ok(vec![format!(
-                "A fight is on in {}: {} vs {}. Wait for it to end, or challenge in another channel.",
-                self.channel, f.sides.styled[0], f.sides.styled[1]
-            )]);
-        }
-        if let Some(c) = &self.challenge {
-            return Ok(vec![format!(
-                "{} has challenged {} here; wait for /accept or /decline.",
-                c.sides.styled[0], c.sides.styled[1]
-            )]);
+        if let Some(busy) = self.busy() {
+            return Ok(vec![busy]);
         }
         let Some(mine) = self.mine(user, now).await? else {
             return Ok(vec![self.no_character(user)]);
@@ -315,7 +311,7 @@ impl<G: Game> Referee<G> {
                 return Ok(vec![why]);
             }
         }
-        let sides = self.sides([&mine, &theirs]);
+        let sides = self.sides(&[&mine, &theirs], 1);
         let npc = theirs.is_npc();
         let secs = self.app.config.realm.challenge_timeout_secs;
         let line = if npc {
@@ -340,9 +336,10 @@ impl<G: Game> Referee<G> {
             self.challenge_event("accepted", &sides, Side::Challenged);
         }
         self.challenge = Some(Challenge {
-            fighters: [mine, theirs],
+            fighters: vec![mine, theirs],
             sides,
             deadline: now + Duration::seconds(secs.min(i64::MAX as u64) as i64),
+            accepted: vec![true, npc],
         });
         let mut lines = vec![line];
         if npc {
@@ -358,12 +355,43 @@ impl<G: Game> Referee<G> {
         }
     }
 
-    fn sides(&self, fighters: [&Character; 2]) -> Sides {
+    /// The sides of `fighters` in listing order, the first `challengers` the challenger's. A
+    /// side of several reads "Ash and Cai" in `styled`; its first member is its lead.
+    fn sides(&self, fighters: &[&Character], challengers: usize) -> Sides {
+        let members: Vec<Member> = fighters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Member {
+                side: if i < challengers {
+                    Side::Challenger
+                } else {
+                    Side::Challenged
+                },
+                styled: self.game.styled(c),
+                plain: c.name.clone(),
+                user: c.owner.clone().unwrap_or_else(|| c.name.clone()),
+                npc: c.is_npc(),
+            })
+            .collect();
+        // The leads: the challenger and the first foe.
+        let (a, b) = (&members[0], &members[challengers.min(members.len() - 1)]);
+        let styled = |side: Side, lead: &Member| {
+            let names: Vec<&str> = members
+                .iter()
+                .filter(|m| m.side == side)
+                .map(|m| m.styled.as_str())
+                .collect();
+            match names.as_slice() {
+                [_] | [] => lead.styled.clone(),
+                [init @ .., last] => format!("{} and {last}", init.join(", ")),
+            }
+        };
         Sides {
-            styled: fighters.map(|c| self.game.styled(c)),
-            plain: fighters.map(|c| c.name.clone()),
-            users: fighters.map(|c| c.owner.clone().unwrap_or_else(|| c.name.clone())),
-            npc: fighters.map(Character::is_npc),
+            styled: [styled(Side::Challenger, a), styled(Side::Challenged, b)],
+            plain: [a.plain.clone(), b.plain.clone()],
+            users: [a.user.clone(), b.user.clone()],
+            npc: [a.npc, b.npc],
+            members,
         }
     }
 
@@ -374,6 +402,9 @@ impl<G: Game> Referee<G> {
                     .into(),
             ]);
         };
+        if c.fighters.len() > 2 {
+            return self.accept_group(user, now).await;
+        }
         if c.sides.npc[1] || !c.sides.users[1].eq_ignore_ascii_case(user) {
             return Ok(vec![format!(
                 "Only {} can accept this challenge.",
@@ -394,6 +425,9 @@ impl<G: Game> Referee<G> {
         let Some(c) = &self.challenge else {
             return vec!["There is no challenge to decline here.".into()];
         };
+        if c.fighters.len() > 2 {
+            return self.decline_group(user);
+        }
         let line = if c.sides.users[1].eq_ignore_ascii_case(user) && !c.sides.npc[1] {
             self.challenge_event("declined", &c.sides, Side::Challenged);
             format!(
@@ -413,6 +447,232 @@ impl<G: Game> Referee<G> {
         vec![line]
     }
 
+    /// `/CHALLENGE FOE,FOE --with ALLY,ALLY` (`usage`): a challenge of groups, at most
+    /// [`Game::MAX_SIDE`] a side (PC33), every creature named once, free and able to fight; an
+    /// NPC ally only by a moderator. Every named player must accept; NPCs accept at once.
+    async fn group_challenge(
+        &mut self,
+        user: &str,
+        foes: &[String],
+        allies: &[String],
+        usage: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
+        let max = G::MAX_SIDE;
+        if let Some(busy) = self.busy() {
+            return Ok(vec![busy]);
+        }
+        if foes.is_empty() {
+            return Ok(vec![format!("Name at least one foe. Usage: {usage}")]);
+        }
+        if foes.len() > max || allies.len() + 1 > max {
+            return Ok(vec![format!(
+                "At most {max} a side (PC33): you and {} allies against {max} foes; you named {} allies and {} foes. Usage: {usage}",
+                max - 1,
+                allies.len(),
+                foes.len()
+            )]);
+        }
+        let Some(mine) = self.mine(user, now).await? else {
+            return Ok(vec![self.no_character(user)]);
+        };
+        if let Some(why) = self.game.cannot_challenge(&mine)? {
+            return Ok(vec![why]);
+        }
+        let moderator = self.app.config.permissions.is_moderator(user);
+        let mut fighters = vec![mine];
+        for (i, name) in allies.iter().chain(foes).enumerate() {
+            let Some(c) = self.find(name, now).await? else {
+                return Ok(vec![format!(
+                    "No {} or player named '{}' plays {} here. Usage: {usage}",
+                    G::CHARACTER,
+                    name.trim(),
+                    G::NAME
+                )]);
+            };
+            if c.id == fighters[0].id {
+                return Ok(vec![format!(
+                    "{} is yours: a {} cannot fight beside or against themself. Usage: {usage}",
+                    c.name,
+                    G::CHARACTER
+                )]);
+            }
+            if fighters.iter().any(|f| f.id == c.id) {
+                return Ok(vec![format!(
+                    "{} is named twice; each {} fights once, on one side. Usage: {usage}",
+                    c.name,
+                    G::CHARACTER
+                )]);
+            }
+            if i < allies.len() && c.is_npc() && !moderator {
+                return Ok(vec![format!(
+                    "{} is a non-player character: only a moderator names one as an ally. Usage: {usage}",
+                    c.name
+                )]);
+            }
+            fighters.push(c);
+        }
+        for c in &fighters {
+            if let Some(channel) = self.app.character_fighting_in(c.id) {
+                return Ok(vec![format!(
+                    "{} is already fighting in {channel}; one fight at a time.",
+                    self.game.styled(c)
+                )]);
+            }
+            if let Some(why) = self.game.cannot_fight(c)? {
+                return Ok(vec![why]);
+            }
+        }
+        let refs: Vec<&Character> = fighters.iter().collect();
+        let sides = self.sides(&refs, 1 + allies.len());
+        let accepted: Vec<bool> = sides
+            .members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| i == 0 || m.npc)
+            .collect();
+        self.member_event("challenge", &sides, 0);
+        let npcs: Vec<&str> = sides.members[1..]
+            .iter()
+            .filter(|m| m.npc)
+            .map(|m| m.styled.as_str())
+            .collect();
+        for (i, m) in sides.members.iter().enumerate().skip(1) {
+            if m.npc {
+                self.member_event("accepted", &sides, i);
+            }
+        }
+        let secs = self.app.config.realm.challenge_timeout_secs;
+        let mut line = format!(
+            "{} {} {} to {}!",
+            sides.styled[0],
+            if allies.is_empty() {
+                "challenges"
+            } else {
+                "challenge"
+            },
+            sides.styled[1],
+            G::BOUT
+        );
+        if !npcs.is_empty() {
+            let verb = if npcs.len() == 1 { "accepts" } else { "accept" };
+            line.push_str(&format!(" {} {verb} at once.", npcs.join(", ")));
+        }
+        let waiting = accepted.iter().any(|a| !a);
+        self.challenge = Some(Challenge {
+            fighters,
+            sides,
+            deadline: now + Duration::seconds(secs.min(i64::MAX as u64) as i64),
+            accepted,
+        });
+        if waiting {
+            line.push_str(&format!(
+                " {}: /accept or /decline ({secs}s).",
+                self.unanswered().join(", ")
+            ));
+            return Ok(vec![line]);
+        }
+        let mut lines = vec![line];
+        lines.extend(self.start(now).await?);
+        Ok(lines)
+    }
+
+    /// Why no challenge can be issued here now: a fight or a challenge stands.
+    fn busy(&self) -> Option<String> {
+        if let Some(f) = &self.fight {
+            return Some(format!(
+                "A fight is on in {}: {} vs {}. Wait for it to end, or challenge in another channel.",
+                self.channel, f.sides.styled[0], f.sides.styled[1]
+            ));
+        }
+        self.challenge.as_ref().map(|c| {
+            format!(
+                "{} has challenged {} here; wait for /accept or /decline.",
+                c.sides.styled[0], c.sides.styled[1]
+            )
+        })
+    }
+
+    /// The players of a group challenge who have not yet accepted.
+    fn unanswered(&self) -> Vec<String> {
+        let Some(c) = &self.challenge else {
+            return Vec::new();
+        };
+        c.sides
+            .members
+            .iter()
+            .zip(&c.accepted)
+            .filter(|(_, a)| !**a)
+            .map(|(m, _)| m.user.clone())
+            .collect()
+    }
+
+    /// Logs a challenge's step taken by a member, if the game has an event for it.
+    fn member_event(&self, kind: &'static str, sides: &Sides, member: usize) {
+        if let Some(event) = self.game.member_challenge_event(kind, sides, member) {
+            self.app.log_game_events(G::ID, std::iter::once(event));
+        }
+    }
+
+    /// `/accept` of a group challenge: the speaker's creature is in; the fight starts when the
+    /// last named player accepts.
+    async fn accept_group(&mut self, user: &str, now: DateTime<Utc>) -> Result<Lines> {
+        let unanswered = self.unanswered();
+        let Some(c) = &mut self.challenge else {
+            return Ok(Vec::new());
+        };
+        let Some(m) = c.sides.member_of(user).filter(|&m| m > 0) else {
+            return Ok(vec![format!(
+                "Only the players named in this challenge can accept it; waiting for {}.",
+                unanswered.join(", ")
+            )]);
+        };
+        if c.accepted[m] {
+            return Ok(vec![format!(
+                "{} has accepted already; waiting for {}.",
+                c.sides.members[m].styled,
+                unanswered.join(", ")
+            )]);
+        }
+        c.accepted[m] = true;
+        let styled = c.sides.members[m].styled.clone();
+        let sides = c.sides.clone();
+        self.member_event("accepted", &sides, m);
+        let unanswered = self.unanswered();
+        if unanswered.is_empty() {
+            return self.start(now).await;
+        }
+        Ok(vec![format!(
+            "{styled} accepts; waiting for {}: /accept or /decline.",
+            unanswered.join(", ")
+        )])
+    }
+
+    /// `/decline` of a group challenge: one named player's decline (or the challenger's
+    /// withdrawal) calls it off for all.
+    fn decline_group(&mut self, user: &str) -> Lines {
+        let Some(c) = &self.challenge else {
+            return Vec::new();
+        };
+        let Some(m) = c.sides.member_of(user) else {
+            return vec![format!(
+                "Only a player named in this challenge can decline it, or {} withdraw it.",
+                c.sides.users[0]
+            )];
+        };
+        let sides = c.sides.clone();
+        self.member_event("declined", &sides, m);
+        self.challenge = None;
+        vec![if m == 0 {
+            format!("{} withdraws the challenge.", sides.styled[0])
+        } else {
+            format!(
+                "{} declines: the challenge of {} to {} is called off.",
+                sides.members[m].styled, sides.styled[0], sides.styled[1]
+            )
+        }]
+    }
+
     /// Starts the fight of the challenge standing here.
     async fn start(&mut self, now: DateTime<Utc>) -> Result<Lines> {
         let Some(c) = &self.challenge else {
@@ -420,7 +680,8 @@ impl<G: Game> Referee<G> {
         };
         // An offer out of a fight still open (a GM's check's redo) is settled before the fight.
         let mut lines = Vec::new();
-        for id in [c.fighters[0].id, c.fighters[1].id] {
+        let ids: Vec<Id> = c.fighters.iter().map(|f| f.id).collect();
+        for id in ids {
             lines.extend(self.settle(id, now).await?);
         }
         lines.extend(self.start_fight(now).await?);
@@ -432,12 +693,12 @@ impl<G: Game> Referee<G> {
         let Some(c) = self.challenge.take() else {
             return Ok(Vec::new());
         };
-        let ids = [c.fighters[0].id, c.fighters[1].id];
+        let ids: Vec<Id> = c.fighters.iter().map(|f| f.id).collect();
         if let Err((id, other)) = self.app.claim_characters(&ids, &self.channel) {
-            let who = if id == ids[0] {
-                &c.sides.styled[0]
-            } else {
-                &c.sides.styled[1]
+            let who = match ids.iter().position(|&i| i == id) {
+                Some(i) if ids.len() > 2 => &c.sides.members[i].styled,
+                Some(0) => &c.sides.styled[0],
+                _ => &c.sides.styled[1],
             };
             return Ok(vec![format!(
                 "{who} is already fighting in {other}; one fight at a time."
@@ -463,12 +724,23 @@ impl<G: Game> Referee<G> {
                 .with_context(|| format!("{} is no longer in the books", fighter.name))?;
             *fighter = self.today(now_c, now)?;
             if let Some(why) = self.game.cannot_fight(fighter)? {
-                self.app
-                    .release_characters(&[c.fighters[0].id, c.fighters[1].id]);
+                let ids: Vec<Id> = c.fighters.iter().map(|f| f.id).collect();
+                self.app.release_characters(&ids);
                 return Ok(vec![why]);
             }
         }
-        let setup = self.game.setup([&c.fighters[0], &c.fighters[1]])?;
+        let challengers = c
+            .sides
+            .members
+            .iter()
+            .filter(|m| m.side == Side::Challenger)
+            .count();
+        let setup = if c.fighters.len() > 2 {
+            let refs: Vec<&Character> = c.fighters.iter().collect();
+            self.game.group_setup(&refs, challengers)?
+        } else {
+            self.game.setup([&c.fighters[0], &c.fighters[1]])?
+        };
         let seed = self.app.next_seed();
         let mut rng = SeededDice::new(seed);
         let mut dice = FightDice::new(&mut rng, &self.app.queue);
@@ -481,6 +753,7 @@ impl<G: Game> Referee<G> {
         };
         let setup_json = serde_json::to_value(&setup)?;
         let users = [c.sides.users[0].as_str(), c.sides.users[1].as_str()];
+        let members = members_of(&c.fighters, &c.sides);
         let id = self
             .store()
             .start_bout(
@@ -488,11 +761,12 @@ impl<G: Game> Referee<G> {
                     realm: self.realm,
                     channel: &self.channel,
                     game: G::ID,
-                    characters: [c.fighters[0].id, c.fighters[1].id],
+                    characters: [c.fighters[0].id, c.fighters[challengers].id],
                     users,
                     setup: &setup_json,
                     seed,
                     at: now,
+                    members: &members,
                 },
                 &start.encoded()?,
             )
@@ -505,8 +779,9 @@ impl<G: Game> Referee<G> {
             G::NAME,
             seed_hash(&seed)
         )];
-        self.log(&events, &c.sides.plain);
+        self.log(&events, &c.sides);
         lines.extend(self.game.narrate(&events, &c.sides));
+        let orders = vec![None; c.fighters.len()];
         self.fight = Some(Live {
             id,
             fight,
@@ -516,22 +791,30 @@ impl<G: Game> Referee<G> {
             sides: c.sides,
             seq: 1,
             deadline: now + self.timeout(),
-            orders: [None, None],
+            orders,
         });
         lines.extend(self.after_step(now).await?);
         Ok(lines)
     }
 
-    fn log(&self, events: &[<G::Fight as Fight>::Event], names: &[String; 2]) {
-        self.app
-            .log_game_events(G::ID, events.iter().map(|e| self.game.event_json(e, names)));
+    fn log(&self, events: &[<G::Fight as Fight>::Event], sides: &Sides) {
+        let names = sides.names();
+        self.app.log_game_events(
+            G::ID,
+            events
+                .iter()
+                .map(|e| self.game.member_event_json(e, &names)),
+        );
     }
 
     fn side_of(&self, user: &str) -> Option<Side> {
         let f = self.fight.as_ref()?;
-        Side::BOTH.into_iter().find(|s| {
-            !f.sides.npc[s.index()] && f.sides.users[s.index()].eq_ignore_ascii_case(user)
-        })
+        Some(f.sides.members[self.member_of(user)?].side)
+    }
+
+    /// The member of the fight here that the player speaks for.
+    fn member_of(&self, user: &str) -> Option<usize> {
+        self.fight.as_ref()?.sides.member_of(user)
     }
 
     async fn decide(
@@ -546,15 +829,17 @@ impl<G: Game> Referee<G> {
                 self.channel
             )]);
         };
-        let Some(side) = self.side_of(user) else {
+        let Some(member) = self.member_of(user) else {
+            let who: Vec<String> = (0..f.sides.members.len())
+                .map(|m| f.sides.who_member(m))
+                .collect();
             return Ok(vec![format!(
-                "Only {} and {} act in this fight; {}.",
-                f.sides.who(Side::Challenger),
-                f.sides.who(Side::Challenged),
+                "Only {} act in this fight; {}.",
+                and_list(&who),
                 self.waiting()
             )]);
         };
-        self.apply(side, decision, now, None, true).await
+        self.apply(member, decision, now, None, true).await
     }
 
     fn waiting(&self) -> String {
@@ -568,7 +853,7 @@ impl<G: Game> Referee<G> {
             .map(|p| {
                 format!(
                     "{} {}: {}",
-                    f.sides.who(p.side),
+                    f.sides.who_member(self.game.member_awaited(&f.fight, p)),
                     p.what,
                     p.options
                         .iter()
@@ -581,11 +866,12 @@ impl<G: Game> Referee<G> {
         format!("waiting for {}", who.join("; "))
     }
 
-    /// Applies `side`'s decision, stores it, and narrates, after `note` (a default taken on a
-    /// timeout, an NPC's move); with `follow`, goes on to what comes next (NPCs' moves, prompts).
+    /// Applies the decision of `member` (in a duel, its side's index), stores it, and
+    /// narrates, after `note` (a default taken on a timeout, an NPC's move); with `follow`,
+    /// goes on to what comes next (NPCs' moves, prompts).
     async fn apply(
         &mut self,
-        side: Side,
+        member: usize,
         decision: Decision<G>,
         now: DateTime<Utc>,
         note: Option<String>,
@@ -595,12 +881,17 @@ impl<G: Game> Referee<G> {
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
+        let side = f.sides.members[member].side;
         let saved = f.fight.clone();
         let mut rng = SeededDice::at(f.seed, f.word_pos);
         let mut dice = FightDice::new(&mut rng, &self.app.queue);
         let events = match f.fight.decide(side, decision, &mut dice) {
             Ok(events) => events,
-            Err(err) => return Ok(vec![self.game.refusal(&f.fight, &err, &f.sides, side)]),
+            Err(err) => {
+                return Ok(vec![self
+                    .game
+                    .member_refusal(&f.fight, &err, &f.sides, member)])
+            }
         };
         let step = Step {
             side: Some(side),
@@ -632,8 +923,8 @@ impl<G: Game> Referee<G> {
             f.deadline = now + timeout;
         }
         let mut lines: Lines = note.into_iter().collect();
-        let (sides, plain) = (f.sides.clone(), f.sides.plain.clone());
-        self.log(&events, &plain);
+        let sides = f.sides.clone();
+        self.log(&events, &sides);
         lines.extend(self.game.narrate(&events, &sides));
         lines.extend(end.into_iter().flatten());
         if follow && !declaration {
@@ -653,9 +944,15 @@ impl<G: Game> Referee<G> {
         };
         let result = f.fight.result().context("the fight has not ended")?;
         let day = self.app.day(now);
-        let mut after = self
-            .game
-            .after(&f.fight, [&f.fighters[0], &f.fighters[1]], &day)?;
+        let refs: Vec<&Character> = f.fighters.iter().collect();
+        let mut after = if refs.len() > 2 {
+            self.game.group_after(&f.fight, &refs, &day)?
+        } else {
+            Vec::from(
+                self.game
+                    .after(&f.fight, [&f.fighters[0], &f.fighters[1]], &day)?,
+            )
+        };
         // T19 and its kind: between fights the default policy looks after an NPC, in the same
         // transaction as the fight's end.
         for (i, c) in f.fighters.iter().enumerate().filter(|(_, c)| c.is_npc()) {
@@ -665,16 +962,58 @@ impl<G: Game> Referee<G> {
                 after[i] = change;
             }
         }
+        // Records: each creature its side's result, one that yielded a loss (PC31, PC32).
+        let members = if refs.len() > 2 {
+            let record = |m: usize, side: Side| match result.winner {
+                _ if self.game.lost_alone(&f.fight, m) => (0, 1, 0),
+                None => (0, 0, 1),
+                Some(w) if w == side => (1, 0, 0),
+                Some(_) => (0, 1, 0),
+            };
+            f.fighters
+                .iter()
+                .zip(&f.sides.members)
+                .zip(&after)
+                .enumerate()
+                .map(|(m, ((c, member), a))| {
+                    let (wins, losses, draws) = record(m, member.side);
+                    MemberEnd {
+                        character: c.id,
+                        record: Record {
+                            wins,
+                            losses,
+                            draws,
+                        },
+                        after: (a.sheet.clone(), a.state.clone()),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let lead = f
+            .sides
+            .members
+            .iter()
+            .position(|m| m.side == Side::Challenged)
+            .unwrap_or(1);
+        let pair = |i: usize| {
+            after
+                .get(i)
+                .map(|a| (a.sheet.clone(), a.state.clone()))
+                .unwrap_or_default()
+        };
         self.store()
             .finish_bout(&BoutEnd {
                 fight: f.id,
                 seq: f.seq,
                 last: last.encoded()?,
-                characters: [f.fighters[0].id, f.fighters[1].id],
+                characters: [f.fighters[0].id, f.fighters[lead].id],
                 winner: result.winner.map(Side::index),
                 reason: result.reason.to_string(),
                 outcome: self.game.outcome(&f.fight),
-                after: after.map(|a| (a.sheet, a.state)),
+                after: [pair(0), pair(lead)],
+                members,
             })
             .await?;
         let lines = vec![format!(
@@ -694,34 +1033,34 @@ impl<G: Game> Referee<G> {
                 return Ok(lines);
             };
             if f.fight.is_over() {
-                self.app
-                    .release_characters(&[f.fighters[0].id, f.fighters[1].id]);
+                let ids: Vec<Id> = f.fighters.iter().map(|c| c.id).collect();
+                self.app.release_characters(&ids);
                 self.fight = None;
                 return Ok(lines);
             }
-            let Some(p) = f
+            let Some((i, p)) = f
                 .fight
                 .pending()
                 .into_iter()
-                .find(|p| f.sides.npc[p.side.index()])
+                .map(|p| (self.game.member_awaited(&f.fight, &p), p))
+                .find(|(i, _)| f.sides.members.get(*i).is_some_and(|m| m.npc))
             else {
                 break;
             };
-            let i = p.side.index();
             let ordered = f.orders[i].filter(|d| p.options.contains(d));
             let decision = ordered.unwrap_or(p.default);
             let text = self.game.decision_text(&f.fight, &decision);
             let note = match ordered {
                 Some(_) => format!(
                     "{} takes /{text}, as a moderator ordered.",
-                    f.sides.styled[i]
+                    f.sides.members[i].styled
                 ),
-                None => format!("{} takes /{text}.", f.sides.styled[i]),
+                None => format!("{} takes /{text}.", f.sides.members[i].styled),
             };
             if let Some(f) = &mut self.fight {
                 f.orders[i] = None;
             }
-            lines.extend(Box::pin(self.apply(p.side, decision, now, Some(note), false)).await?);
+            lines.extend(Box::pin(self.apply(i, decision, now, Some(note), false)).await?);
         }
         lines.extend(self.prompts(now));
         Ok(lines)
@@ -755,9 +1094,26 @@ impl<G: Game> Referee<G> {
         }
         if let Some(c) = &self.challenge {
             let left = (c.deadline - now).num_seconds().max(0);
+            let waiting = if c.fighters.len() > 2 {
+                self.unanswered().join(", ")
+            } else {
+                c.sides.users[1].clone()
+            };
             return vec![format!(
-                "{} has challenged {}; waiting for {} to /accept or /decline ({left}s).",
-                c.sides.styled[0], c.sides.styled[1], c.sides.users[1]
+                "{} {} {}; waiting for {waiting} to /accept or /decline ({left}s).",
+                c.sides.styled[0],
+                if c.sides
+                    .members
+                    .iter()
+                    .filter(|m| m.side == Side::Challenger)
+                    .count()
+                    > 1
+                {
+                    "have challenged"
+                } else {
+                    "has challenged"
+                },
+                c.sides.styled[1]
             )];
         }
         vec![format!(
@@ -972,9 +1328,12 @@ impl<G: Game> Referee<G> {
                 name.trim()
             )]);
         };
-        let Some(side) = Side::BOTH.into_iter().find(|s| {
-            f.sides.npc[s.index()] && f.sides.plain[s.index()].eq_ignore_ascii_case(name.trim())
-        }) else {
+        let Some(member) = f
+            .sides
+            .members
+            .iter()
+            .position(|m| m.npc && m.plain.eq_ignore_ascii_case(name.trim()))
+        else {
             return Ok(vec![format!(
                 "'{}' is not a non-player character of this fight; /as speaks for an NPC that is fighting here.",
                 name.trim()
@@ -982,9 +1341,10 @@ impl<G: Game> Referee<G> {
         };
         let decision = match parse_in(text, &['/', '!'], G::commands()) {
             Some(Ok(Command::Game(g))) => {
+                let side = f.sides.members[member].side;
                 let meaning = self
                     .game
-                    .meaning_in_fight(&f.fight, side, &g)
+                    .meaning_of_member(&f.fight, side, member, &g)
                     .unwrap_or_else(|| self.game.meaning(&g, None, false, &self.app.day(now)));
                 match meaning {
                     Meaning::Decide(d) | Meaning::DecideOn(d, _) | Meaning::Roll(Some(d)) => {
@@ -1005,10 +1365,10 @@ impl<G: Game> Referee<G> {
             )]);
         };
         // The NPC's decisions are taken at once when its turn comes: the order waits for it.
-        let styled = f.sides.styled[side.index()].clone();
+        let styled = f.sides.members[member].styled.clone();
         let text = self.game.decision_text(&f.fight, &decision);
         if let Some(f) = &mut self.fight {
-            f.orders[side.index()] = Some(decision);
+            f.orders[member] = Some(decision);
         }
         Ok(vec![format!(
             "{styled} will take /{text} at its next decision, if it is a choice then."
@@ -1133,8 +1493,9 @@ impl<G: Game> Referee<G> {
         if g.name == "help" {
             return Ok(self.help(g.arg("command")));
         }
-        if let (Some(f), Some(side)) = (&self.fight, self.side_of(user)) {
-            match self.game.meaning_in_fight(&f.fight, side, g) {
+        if let (Some(f), Some(member)) = (&self.fight, self.member_of(user)) {
+            let side = f.sides.members[member].side;
+            match self.game.meaning_of_member(&f.fight, side, member, g) {
                 Some(Meaning::Decide(d)) => return self.decide(user, d, now).await,
                 Some(Meaning::Refused(line)) => return Ok(vec![line]),
                 _ => {}
@@ -1183,6 +1544,13 @@ impl<G: Game> Referee<G> {
                 }
                 _ => self.challenge(user, &target, now).await,
             },
+            Meaning::Group(foes, allies) => {
+                let usage = G::commands()
+                    .iter()
+                    .find(|s| s.name() == g.name)
+                    .map_or("", |s| s.usage);
+                self.group_challenge(user, &foes, &allies, usage, now).await
+            }
             Meaning::Retire => self.retire(user, mine).await,
             Meaning::Roll(decision) => match (decision, self.side_of(user)) {
                 (Some(d), Some(_)) => self.decide(user, d, now).await,
@@ -1258,7 +1626,20 @@ impl<G: Game> Referee<G> {
             return Ok(Vec::new());
         }
         let Some(f) = &self.fight else {
+            let unanswered = self.unanswered();
             return Ok(match self.challenge.take() {
+                // Each player who did not answer takes the default, /decline (PC37).
+                Some(c) if c.fighters.len() > 2 => {
+                    for (m, _) in c.accepted.iter().enumerate().filter(|(_, a)| !**a) {
+                        self.member_event("declined", &c.sides, m);
+                    }
+                    vec![format!(
+                        "The challenge of {} to {} lapses: {} did not answer, so it is declined (PC37).",
+                        c.sides.styled[0],
+                        c.sides.styled[1],
+                        and_list(&unanswered)
+                    )]
+                }
                 Some(c) => vec![{
                     self.challenge_event("declined", &c.sides, Side::Challenged);
                     format!(
@@ -1269,35 +1650,59 @@ impl<G: Game> Referee<G> {
                 None => Vec::new(),
             });
         };
-        let Some(p) = f.fight.pending().into_iter().next() else {
-            return Ok(Vec::new());
-        };
-        let note = format!(
-            "{} did not answer in time: /{} is taken for them.",
-            f.sides.who(p.side),
-            self.game.decision_text(&f.fight, &p.default)
-        );
-        self.apply(p.side, p.default, now, Some(note), true).await
+        let pending = f.fight.pending();
+        // Every member awaited takes its default at once (a defense asks several, PC37); the
+        // last goes on to what comes next.
+        let mut lines = Vec::new();
+        let count = pending.len();
+        for (n, p) in pending.into_iter().enumerate() {
+            let Some(f) = &self.fight else {
+                break;
+            };
+            if !f.fight.pending().iter().any(|q| q.default == p.default) {
+                continue;
+            }
+            let member = self.game.member_awaited(&f.fight, &p);
+            let note = format!(
+                "{} did not answer in time: /{} is taken for them.",
+                f.sides.who_member(member),
+                self.game.decision_text(&f.fight, &p.default)
+            );
+            let last = n + 1 == count;
+            lines.extend(self.apply(member, p.default, now, Some(note), last).await?);
+            if !last && self.fight.as_ref().is_some_and(|f| f.fight.is_over()) {
+                lines.extend(self.after_step(now).await?);
+            }
+        }
+        Ok(lines)
     }
 
     async fn restore_bout(&mut self, bout: OpenBout, now: DateTime<Utc>) -> Result<Lines> {
         let (fight, rng, _) = replay::<G::Fight>(&bout)?;
-        let mut fighters = Vec::with_capacity(2);
-        for id in bout.characters {
+        // A group fight's creatures are its members; a duel's, its two.
+        let (ids, challengers) = if bout.members.is_empty() {
+            (bout.characters.to_vec(), 1)
+        } else {
+            (
+                bout.members.iter().map(|m| m.character).collect::<Vec<_>>(),
+                bout.members.iter().filter(|m| m.side == 0).count(),
+            )
+        };
+        let mut fighters = Vec::with_capacity(ids.len());
+        for &id in &ids {
             fighters.push(self.store().character(id).await?.with_context(|| {
                 format!("fight #{} names a character not in the books", bout.id)
             })?);
         }
-        let fighters: [Character; 2] = fighters
-            .try_into()
-            .map_err(|_| anyhow::anyhow!("fight #{} has not two fighters", bout.id))?;
-        if let Err((_, other)) = self.app.claim_characters(&bout.characters, &self.channel) {
+        if let Err((_, other)) = self.app.claim_characters(&ids, &self.channel) {
             anyhow::bail!(
                 "a character of fight #{} is also fighting in {other}",
                 bout.id
             );
         }
-        let sides = self.sides([&fighters[0], &fighters[1]]);
+        let refs: Vec<&Character> = fighters.iter().collect();
+        let sides = self.sides(&refs, challengers);
+        let orders = vec![None; fighters.len()];
         self.fight = Some(Live {
             id: bout.id,
             fight,
@@ -1307,7 +1712,7 @@ impl<G: Game> Referee<G> {
             sides,
             seq: bout.steps.len() as i64,
             deadline: now + self.timeout(),
-            orders: [None, None],
+            orders,
         });
         let mut lines = vec![format!(
             "Herald is back. Fight #{} resumes where it stood.",
@@ -1414,6 +1819,33 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
     })
 }
 
+/// "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// A group fight's creatures for the books (`fight_members`); none for a duel.
+fn members_of(fighters: &[Character], sides: &Sides) -> Vec<BoutMember> {
+    if fighters.len() <= 2 {
+        return Vec::new();
+    }
+    fighters
+        .iter()
+        .zip(&sides.members)
+        .enumerate()
+        .map(|(i, (c, m))| BoutMember {
+            side: m.side.index() as i64,
+            seat: i as i64,
+            character: c.id,
+            user: m.user.clone(),
+        })
+        .collect()
+}
+
 /// `12` or `#12`: a fight's number.
 fn fight_number(word: &str) -> Option<u32> {
     word.trim().trim_start_matches('#').parse().ok()
@@ -1421,6 +1853,24 @@ fn fight_number(word: &str) -> Option<u32> {
 
 /// The name of the character a side fought as, else who spoke for it.
 async fn bout_name(store: &Store, bout: &OpenBout, side: Side) -> Result<String> {
+    // A group fight's side is every member of it, read back from the books.
+    let members: Vec<&BoutMember> = bout
+        .members
+        .iter()
+        .filter(|m| m.side == side.index() as i64)
+        .collect();
+    if !members.is_empty() {
+        let mut names = Vec::with_capacity(members.len());
+        for m in members {
+            names.push(
+                store
+                    .character(m.character)
+                    .await?
+                    .map_or_else(|| m.user.clone(), |c| c.name),
+            );
+        }
+        return Ok(and_list(&names));
+    }
     Ok(store
         .character(bout.characters[side.index()])
         .await?

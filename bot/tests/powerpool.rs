@@ -390,8 +390,8 @@ async fn bad_input_for_each_command_is_one_line_and_changes_nothing() {
 [#minds] cy: /creature create Cob --kind none --hd 2
 [#minds] cy: /psicombat ann
 [#minds] ann: /psicombat
-[#minds] ann: /psicombat bo,cy
-[#minds] ann: /psicombat bo --with cy
+[#minds] ann: /psicombat bo,bo
+[#minds] ann: /psicombat bo --with ann
 [#minds] ann: /psicombat Nobody
 [#minds] ann: /psicombat Ash
 [#minds] ann: /psicombat bo
@@ -442,8 +442,8 @@ async fn bad_input_for_each_command_is_one_line_and_changes_nothing() {
         .expect("There is no fight in #minds to make a move in.")
         .expect("PC33: only a psionically active creature begins psionic combat, and Cob is not psionic; it may be named as a foe.")
         .expect("/psicombat: FOE is missing (a player's nick or a creature's name, e.g. bo). Usage: /psicombat FOE[,FOE] [--with ALLY[,ALLY]]")
-        .expect("Groups (up to three a side, PC33) are not yet refereed: challenge one foe. Usage: /psicombat FOE")
-        .expect("Groups (up to three a side, PC33) are not yet refereed")
+        .expect("Brim is named twice; each creature fights once, on one side. Usage: /psicombat FOE[,FOE] [--with ALLY[,ALLY]]")
+        .expect("Ash is yours: a creature cannot fight beside or against themself. Usage: /psicombat")
         .expect("No creature or player named 'Nobody' plays Power Pools here.")
         .expect("A creature cannot fight themself.")
         .expect("Not your decision now, Ash: waiting for Brim (only /yield may be said at any time).")

@@ -38,9 +38,48 @@ pub struct Sides {
     pub users: [String; 2],
     /// Which sides Herald decides for (non-player characters).
     pub npc: [bool; 2],
+    /// Every creature in listing order: the challenger, its allies as named, the foes as named
+    /// (PC33); in a duel the two, so that a member's index is its side's.
+    pub members: Vec<Member>,
+}
+
+/// One creature of a fight: its side, its names, and who speaks for it.
+#[derive(Clone, Debug)]
+pub struct Member {
+    /// Its side.
+    pub side: Side,
+    /// "Sir Ector".
+    pub styled: String,
+    /// "Ector", for events.
+    pub plain: String,
+    /// The player; an NPC's is its name.
+    pub user: String,
+    /// Whether Herald decides for it.
+    pub npc: bool,
 }
 
 impl Sides {
+    /// The member a player speaks for (an NPC's name speaks for none).
+    pub fn member_of(&self, user: &str) -> Option<usize> {
+        self.members
+            .iter()
+            .position(|m| !m.npc && m.user.eq_ignore_ascii_case(user))
+    }
+
+    /// "Ash (ann)", or an NPC's styled name alone, for a member.
+    pub fn who_member(&self, member: usize) -> String {
+        match self.members.get(member) {
+            Some(m) if m.npc => m.styled.clone(),
+            Some(m) => format!("{} ({})", m.styled, m.user),
+            None => "?".into(),
+        }
+    }
+
+    /// Every member's plain name, in listing order, for events.
+    pub fn names(&self) -> Vec<String> {
+        self.members.iter().map(|m| m.plain.clone()).collect()
+    }
+
     /// "Sir Ector (ann)", or an NPC's styled name alone.
     pub fn who(&self, side: Side) -> String {
         let i = side.index();
@@ -78,6 +117,9 @@ pub enum Meaning<D> {
     Refused(String),
     /// The game's own challenge verb (`/fight TARGET`): handled as `/challenge TARGET`.
     Challenge(String),
+    /// A challenge of groups (`/psicombat FOE,FOE --with ALLY`): the foes and the
+    /// challenger's allies, as named ([`Game::MAX_SIDE`]).
+    Group(Vec<String>, Vec<String>),
     /// Removing one's own character from the books (`/morph retire`); its fights stay.
     Retire,
     /// A decision naming its target (`/attack TARGET`): refused unless the target is the
@@ -268,6 +310,100 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// is not psionic, PC33).
     fn cannot_challenge(&self, _character: &Character) -> Result<Option<String>> {
         Ok(None)
+    }
+
+    /// The most creatures a side may field: more than one lets `/CHALLENGE FOE,FOE --with
+    /// ALLY` fight in groups ([`Meaning::Group`]).
+    const MAX_SIDE: usize = 1;
+
+    /// What a group fight starts from: the fighters in listing order, the first `challengers`
+    /// of them the challenger's side. By default only a duel.
+    fn group_setup(
+        &self,
+        fighters: &[&Character],
+        challengers: usize,
+    ) -> Result<<Self::Fight as Fight>::Setup> {
+        match fighters {
+            [a, b] if challengers == 1 => self.setup([a, b]),
+            _ => anyhow::bail!("{} fights one against one", Self::NAME),
+        }
+    }
+
+    /// What outlasts a finished group fight, for each fighter in listing order.
+    fn group_after(
+        &self,
+        fight: &Self::Fight,
+        fighters: &[&Character],
+        day: &str,
+    ) -> Result<Vec<AsOf>> {
+        match fighters {
+            [a, b] => Ok(self.after(fight, [a, b], day)?.into()),
+            _ => anyhow::bail!("{} fights one against one", Self::NAME),
+        }
+    }
+
+    /// Whether the member lost the finished fight whatever its side did (it yielded, PC32).
+    fn lost_alone(&self, _fight: &Self::Fight, _member: usize) -> bool {
+        false
+    }
+
+    /// Which member a prompt awaits: by default its side's one creature.
+    fn member_awaited(
+        &self,
+        _fight: &Self::Fight,
+        prompt: &Prompt<<Self::Fight as Fight>::Decision>,
+    ) -> usize {
+        prompt.side.index()
+    }
+
+    /// [`Game::meaning_in_fight`] for the player of `member`: a game of groups makes the
+    /// decision that member's own.
+    fn meaning_of_member(
+        &self,
+        fight: &Self::Fight,
+        side: Side,
+        _member: usize,
+        command: &GameCommand,
+    ) -> Option<Meaning<<Self::Fight as Fight>::Decision>> {
+        self.meaning_in_fight(fight, side, command)
+    }
+
+    /// [`Game::challenge_event`] with the step taken by `member`.
+    fn member_challenge_event(
+        &self,
+        kind: &'static str,
+        sides: &Sides,
+        member: usize,
+    ) -> Option<Value> {
+        let side = sides
+            .members
+            .get(member)
+            .map_or(Side::Challenger, |m| m.side);
+        self.challenge_event(kind, sides, side)
+    }
+
+    /// [`Game::event_json`] with every member named, in listing order.
+    fn member_event_json(&self, event: &<Self::Fight as Fight>::Event, names: &[String]) -> Value {
+        let two = [
+            names.first().cloned().unwrap_or_default(),
+            names.get(1).cloned().unwrap_or_default(),
+        ];
+        self.event_json(event, &two)
+    }
+
+    /// A refused decision of `member`, as one line.
+    fn member_refusal(
+        &self,
+        fight: &Self::Fight,
+        error: &<Self::Fight as Fight>::Error,
+        sides: &Sides,
+        member: usize,
+    ) -> String {
+        let side = sides
+            .members
+            .get(member)
+            .map_or(Side::Challenger, |m| m.side);
+        self.refusal(fight, error, sides, side)
     }
 }
 

@@ -80,6 +80,31 @@ pub struct NewBout<'a> {
     pub seed: [u8; 32],
     /// When.
     pub at: DateTime<Utc>,
+    /// A group fight's every creature (`fight_members`); empty for a duel.
+    pub members: &'a [BoutMember],
+}
+
+/// One creature of a group fight as the books keep it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoutMember {
+    /// 0 for the challenger's side, 1 for the foes'.
+    pub side: i64,
+    /// Its place in the listing order.
+    pub seat: i64,
+    /// The character.
+    pub character: Id,
+    /// Who spoke for it: the player, or the NPC's name.
+    pub user: String,
+}
+
+/// What a group fight's end writes for one of its creatures.
+pub struct MemberEnd {
+    /// The character.
+    pub character: Id,
+    /// What its record gains: one win, loss or draw.
+    pub record: Record,
+    /// Its sheet and state after the fight.
+    pub after: (Value, Value),
 }
 
 /// The end of a fight of a game on the seam: written in one transaction with what outlasts it.
@@ -100,6 +125,9 @@ pub struct BoutEnd {
     pub outcome: Value,
     /// Each character's sheet and state after the fight.
     pub after: [(Value, Value); 2],
+    /// In a group fight, every creature's record and what outlasts the fight, in place of
+    /// `after`; empty for a duel.
+    pub members: Vec<MemberEnd>,
 }
 
 /// A fight of a game on the seam, with its steps, as needed to restore or verify it.
@@ -123,6 +151,8 @@ pub struct OpenBout {
     pub steps: Vec<Step<String>>,
     /// How it ended, once it has: the reason and the game's outcome.
     pub ended: Option<(String, Value)>,
+    /// A group fight's every creature in listing order; empty for a duel.
+    pub members: Vec<BoutMember>,
 }
 
 const CHARACTER_COLUMNS: &str =
@@ -377,6 +407,19 @@ impl Store {
         .bind(f.at.to_rfc3339())
         .fetch_one(&mut *tx)
         .await?;
+        for m in f.members {
+            sqlx::query(
+                "INSERT INTO fight_members (fight_id, side, seat, character_id, user) \
+                 VALUES (?, ?, ?, ?, ?)",
+            )
+            .bind(id)
+            .bind(m.side)
+            .bind(m.seat)
+            .bind(m.character)
+            .bind(&m.user)
+            .execute(&mut *tx)
+            .await?;
+        }
         let first = super::insert_steps(&mut tx, &[(id, 0, start)]).await?;
         sqlx::query("UPDATE fights SET first_step = ? WHERE id = ?")
             .bind(first)
@@ -410,12 +453,28 @@ impl Store {
             "fight #{} has already ended",
             end.fight
         );
-        for (i, (sheet, state)) in end.after.iter().enumerate() {
-            let (w, l, d) = match end.winner {
-                None => (0, 0, 1),
-                Some(s) if s == i => (1, 0, 0),
-                Some(_) => (0, 1, 0),
-            };
+        let mut rows: Vec<(Id, Record, &(Value, Value))> = end
+            .members
+            .iter()
+            .map(|m| (m.character, m.record, &m.after))
+            .collect();
+        if rows.is_empty() {
+            for (i, after) in end.after.iter().enumerate() {
+                let (wins, losses, draws) = match end.winner {
+                    None => (0, 0, 1),
+                    Some(s) if s == i => (1, 0, 0),
+                    Some(_) => (0, 1, 0),
+                };
+                let record = Record {
+                    wins,
+                    losses,
+                    draws,
+                };
+                rows.push((end.characters[i], record, after));
+            }
+        }
+        for (character, record, (sheet, state)) in rows {
+            let (w, l, d) = (record.wins, record.losses, record.draws);
             sqlx::query(
                 "UPDATE characters SET sheet = ?, state = ?, wins = wins + ?, losses = losses + ?, \
                  draws = draws + ? WHERE id = ?",
@@ -425,7 +484,7 @@ impl Store {
             .bind(w)
             .bind(l)
             .bind(d)
-            .bind(end.characters[i])
+            .bind(character)
             .execute(&mut *tx)
             .await?;
         }
@@ -473,6 +532,7 @@ impl Store {
             seed,
             steps: Vec::new(),
             ended,
+            members: Vec::new(),
         };
         let first: Option<Id> = row.try_get("first_step")?;
         Ok((
@@ -526,6 +586,7 @@ impl Store {
         for row in &rows {
             let (mut bout, first, count) = Self::bout_from_row(row)?;
             bout.steps = self.bout_steps(bout.id, first, count).await?;
+            bout.members = self.bout_members(bout.id).await?;
             out.push(bout);
         }
         Ok(out)
@@ -552,6 +613,28 @@ impl Store {
             .with_context(|| format!("there is no fight #{id} of a game on the seam"))?;
         let (mut bout, first, count) = Self::bout_from_row(&row)?;
         bout.steps = self.bout_steps(id, first, count).await?;
+        bout.members = self.bout_members(id).await?;
         Ok(bout)
+    }
+
+    /// A group fight's creatures in listing order; none for a duel.
+    pub async fn bout_members(&self, id: Id) -> Result<Vec<BoutMember>> {
+        let rows = sqlx::query(
+            "SELECT side, seat, character_id, user FROM fight_members WHERE fight_id = ? \
+             ORDER BY seat",
+        )
+        .bind(id)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(BoutMember {
+                    side: row.try_get("side")?,
+                    seat: row.try_get("seat")?,
+                    character: row.try_get("character_id")?,
+                    user: row.try_get("user")?,
+                })
+            })
+            .collect()
     }
 }

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use herald_engine::game::{Prompt, Side};
 use herald_engine::powerpool::{
     AttackMode, Combat, Decision, DefenseMode, Entrant, Event, Kind, NewCreature, RuleError, Rules,
-    Setup, Sheet, State,
+    Setup, Sheet, Standing, State,
 };
 use serde_json::Value;
 
@@ -65,11 +65,11 @@ const COMMANDS: &[CommandSpec] = &[
     CommandSpec::game(
         &["psicombat"],
         "/psicombat FOE[,FOE] [--with ALLY[,ALLY]]",
-        "Challenge a player (their creature) or a creature to psionic combat (PC33); your creature must be psionic.",
+        "Challenge a player (their creature) or a creature to psionic combat (PC33); your creature must be psionic. Groups: up to three a side, e.g. /psicombat bo,dee --with cai; every named player must /accept, one /decline calls it off.",
         "/psicombat bo",
         &[
             ArgSpec::pos("foes", "FOE", ArgKind::Target, "a player's nick or a creature's name", "bo"),
-            ArgSpec::flag("--with", "with", ArgKind::Text, "allies (groups are not yet refereed)", "--with Cai"),
+            ArgSpec::flag("--with", "with", ArgKind::Text, "your allies, up to two: players' nicks or creatures' names (an NPC ally only by a moderator)", "--with Cai"),
         ],
         Group::Fights,
     ),
@@ -179,6 +179,25 @@ fn sheet_of(c: &Character) -> Result<Sheet> {
 fn state_of(c: &Character) -> Result<State> {
     serde_json::from_value(c.state.clone())
         .with_context(|| format!("{}'s state does not parse", c.name))
+}
+
+fn entrant(c: &Character) -> Result<Entrant> {
+    Ok(Entrant {
+        sheet: sheet_of(c)?,
+        state: state_of(c)?,
+    })
+}
+
+/// A creature of the fight by name, or a line naming those there are.
+fn seat_named(fight: &Combat, name: &str) -> Result<u8, String> {
+    fight.seat_named(name).ok_or_else(|| {
+        let names: Vec<&str> = (0..fight.seats()).map(|s| fight.name(s)).collect();
+        format!(
+            "no creature named '{}' in this fight ({})",
+            name.trim(),
+            names.join(", ")
+        )
+    })
 }
 
 fn as_of(sheet: &Sheet, state: &State) -> AsOf {
@@ -323,16 +342,7 @@ impl Game for PowerPool {
         if !read::is_decision(&command.name) {
             return None;
         }
-        let seat = |name: &str| {
-            fight.seat_named(name).ok_or_else(|| {
-                let names: Vec<&str> = (0..fight.seats()).map(|s| fight.name(s)).collect();
-                format!(
-                    "no creature named '{}' in this fight ({})",
-                    name.trim(),
-                    names.join(", ")
-                )
-            })
-        };
+        let seat = |name: &str| seat_named(fight, name);
         // By the side's awaited creature, else (a moderator's order for later, a /yield) by
         // the side's one creature.
         let mut by: Vec<u8> = fight
@@ -383,17 +393,102 @@ impl Game for PowerPool {
     }
 
     fn setup(&self, fighters: [&Character; 2]) -> Result<Setup> {
-        let entrant = |c: &Character| -> Result<Entrant> {
-            Ok(Entrant {
-                sheet: sheet_of(c)?,
-                state: state_of(c)?,
-            })
-        };
         Ok(Setup::duel(
             entrant(fighters[0])?,
             entrant(fighters[1])?,
             self.rules.clone(),
         ))
+    }
+
+    // PC33: sides of one to three.
+    const MAX_SIDE: usize = 3;
+
+    fn group_setup(&self, fighters: &[&Character], challengers: usize) -> Result<Setup> {
+        // PC33: listing order is the challenger, its allies as named, the foes as named.
+        Ok(Setup {
+            creatures: fighters
+                .iter()
+                .map(|c| entrant(c))
+                .collect::<Result<Vec<_>>>()?
+                .into(),
+            challengers: u8::try_from(challengers).context("too many challengers")?,
+            rules: self.rules.clone(),
+        })
+    }
+
+    fn group_after(
+        &self,
+        fight: &Combat,
+        fighters: &[&Character],
+        _day: &str,
+    ) -> Result<Vec<AsOf>> {
+        // What persists, for every member (PC36, "Between fights").
+        let carried = fight.carry();
+        fighters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let state = carried.get(i).context("a creature left no state")?;
+                Ok(as_of(&sheet_of(c)?, state))
+            })
+            .collect()
+    }
+
+    fn lost_alone(&self, fight: &Combat, member: usize) -> bool {
+        // PC32: a yielded creature loses, whatever its side does.
+        u8::try_from(member).is_ok_and(|s| fight.standing(s) == Some(Standing::Loss))
+    }
+
+    fn member_awaited(&self, _fight: &Combat, prompt: &Prompt<Decision>) -> usize {
+        prompt.default.seat as usize
+    }
+
+    fn meaning_of_member(
+        &self,
+        fight: &Combat,
+        _side: Side,
+        member: usize,
+        command: &GameCommand,
+    ) -> Option<Meaning<Decision>> {
+        if !read::is_decision(&command.name) {
+            return None;
+        }
+        // A player decides for their own creature only: a decision is that seat's, and the
+        // engine refuses it when that creature is not awaited.
+        let seat = u8::try_from(member).ok()?;
+        Some(read::decision(
+            command,
+            &|name| seat_named(fight, name),
+            &[seat],
+        ))
+    }
+
+    fn member_challenge_event(
+        &self,
+        kind: &'static str,
+        sides: &Sides,
+        member: usize,
+    ) -> Option<Value> {
+        (kind == "declined").then(|| {
+            serde_json::json!({
+                "type": "challenge_declined",
+                "creature": sides.members.get(member).map(|m| m.plain.clone()),
+            })
+        })
+    }
+
+    fn member_event_json(&self, event: &Event, names: &[String]) -> Value {
+        narrate::event_json(event, names)
+    }
+
+    fn member_refusal(
+        &self,
+        fight: &Combat,
+        error: &RuleError,
+        sides: &Sides,
+        member: usize,
+    ) -> String {
+        narrate::refusal(fight, error, sides, member)
     }
 
     fn after(&self, fight: &Combat, fighters: [&Character; 2], _day: &str) -> Result<[AsOf; 2]> {
@@ -434,7 +529,7 @@ impl Game for PowerPool {
     }
 
     fn refusal(&self, fight: &Combat, error: &RuleError, sides: &Sides, side: Side) -> String {
-        narrate::refusal(fight, error, sides, side)
+        narrate::refusal(fight, error, sides, side.index())
     }
 
     fn sheet_lines(&self, c: &Character) -> Result<Vec<String>> {
@@ -444,12 +539,7 @@ impl Game for PowerPool {
     fn challenge_event(&self, kind: &'static str, sides: &Sides, by: Side) -> Option<Value> {
         // The page logs a challenge only when it is declined (withdrawn, or left to lapse),
         // naming the creature that declined it.
-        (kind == "declined").then(|| {
-            serde_json::json!({
-                "type": "challenge_declined",
-                "creature": sides.plain[by.index()],
-            })
-        })
+        self.member_challenge_event(kind, sides, by.index())
     }
 
     fn npc_between_fights(&self, _c: &Character, _day: &str) -> Option<AsOf> {

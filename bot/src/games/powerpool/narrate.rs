@@ -3,7 +3,7 @@
 
 use super::Sides;
 use crate::store::games::Character;
-use herald_engine::game::{Prompt, Side};
+use herald_engine::game::Prompt;
 use herald_engine::powerpool::event::{
     Condition, ConditionWhy, EndWhy, ExchangeResult, FightOutcome, LossWhy, Role, SaveWhy, Seat,
     Seats, Skipped, NAME_FIELDS,
@@ -14,7 +14,7 @@ use herald_engine::powerpool::{
 use serde_json::Value;
 
 /// The event as JSON with creatures' names for seats (the page's fields).
-pub fn event_json(event: &Event, names: &[String; 2]) -> Value {
+pub fn event_json(event: &Event, names: &[String]) -> Value {
     let mut v = serde_json::to_value(event).unwrap_or(Value::Null);
     let name = |n: &Value| -> Value {
         match n.as_u64() {
@@ -46,7 +46,10 @@ pub fn event_json(event: &Event, names: &[String; 2]) -> Value {
 }
 
 fn who(sides: &Sides, seat: Seat) -> &str {
-    sides.plain.get(seat as usize).map_or("?", String::as_str)
+    sides
+        .members
+        .get(seat as usize)
+        .map_or("?", |m| m.plain.as_str())
 }
 
 fn list(sides: &Sides, seats: &Seats) -> String {
@@ -242,8 +245,9 @@ fn line(e: &Event, sides: &Sides) -> Option<String> {
                 defense_total.unwrap_or(0)
             ),
             ExchangeResult::Defender => format!(
-                "{} wins the exchange, {} to {attack_total} (PC17).",
+                "{} {} the exchange, {} to {attack_total} (PC17).",
                 list(sides, &defenders),
+                if defenders.len() == 1 { "wins" } else { "win" },
                 defense_total.unwrap_or(0)
             ),
             ExchangeResult::Tie => format!(
@@ -408,9 +412,11 @@ fn line(e: &Event, sides: &Sides) -> Option<String> {
                     _ => "by a yield",
                 },
                 list(sides, &losers),
-                match reason {
-                    EndReason::Control => "has no free creature left",
-                    EndReason::Unconscious => "is unconscious",
+                match (reason, losers.len() == 1) {
+                    (EndReason::Control, true) => "has no free creature left",
+                    (EndReason::Control, false) => "have no free creature left",
+                    (EndReason::Unconscious, true) => "is unconscious",
+                    (EndReason::Unconscious, false) => "are unconscious or held",
                     _ => "yielded",
                 }
             ),
@@ -433,11 +439,11 @@ pub fn prompt(fight: &Combat, p: &Prompt<Decision>, sides: &Sides, left: u64) ->
     if !p.options.iter().any(|d| d.act == Act::Yield) {
         options.push("/yield".into());
     }
+    // The member awaited, by name and player (a side of several, PC33).
     let me = p.default.seat;
-    let whom = if sides.npc[p.side.index()] {
-        fight.name(me).to_string()
-    } else {
-        format!("{} ({})", fight.name(me), sides.users[p.side.index()])
+    let whom = match sides.members.get(me as usize) {
+        Some(m) if !m.npc => format!("{} ({})", fight.name(me), m.user),
+        _ => fight.name(me).to_string(),
     };
     let what = match fight.phase() {
         Phase::Puppet { puppet, .. } => format!("{}'s turn, your puppet", fight.name(puppet)),
@@ -477,11 +483,11 @@ pub fn stage(fight: &Combat) -> String {
 }
 
 /// A refused decision: what was wrong, and what may be done now.
-pub fn refusal(fight: &Combat, error: &RuleError, sides: &Sides, side: Side) -> String {
-    let me = &sides.plain[side.index()];
+pub fn refusal(fight: &Combat, error: &RuleError, sides: &Sides, member: usize) -> String {
+    let me = who(sides, member as Seat);
     let now: Vec<String> = herald_engine::game::Fight::pending(fight)
         .iter()
-        .filter(|p| p.side == side)
+        .filter(|p| p.default.seat as usize == member)
         .flat_map(|p| p.options.iter())
         .map(|d| format!("/{}", d.act.text(&|s| fight.name(s).to_string())))
         .collect();

@@ -31,21 +31,34 @@ pub fn is_decision(name: &str) -> bool {
     )
 }
 
-/// `/psicombat FOE`: one foe, since groups are not yet refereed.
+/// `/psicombat FOE[,FOE] [--with ALLY[,ALLY]]`: one foe alone is a duel; more, or allies, a
+/// fight of groups (PC33), whose sizes and names the referee checks.
 pub fn challenge(command: &GameCommand) -> Meaning<Decision> {
-    let foes = command.arg("foes").unwrap_or("").trim();
-    if foes.contains(',') || command.has("with") {
+    let names = |text: &str| -> Vec<String> {
+        text.split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let foes = names(command.arg("foes").unwrap_or(""));
+    let allies = names(command.arg("with").unwrap_or(""));
+    if foes.is_empty() {
         return Meaning::Refused(
-            "Groups (up to three a side, PC33) are not yet refereed: challenge one foe. Usage: /psicombat FOE"
+            "Usage: /psicombat FOE[,FOE] [--with ALLY[,ALLY]] (players' nicks or creatures' names)"
                 .into(),
         );
     }
-    if foes.is_empty() {
+    if command.has("with") && allies.is_empty() {
         return Meaning::Refused(
-            "Usage: /psicombat FOE (a player's nick or a creature's name)".into(),
+            "--with names your allies, e.g. --with Cai,Dun. Usage: /psicombat FOE[,FOE] [--with ALLY[,ALLY]]"
+                .into(),
         );
     }
-    Meaning::Challenge(foes.to_string())
+    match (foes.as_slice(), allies.is_empty()) {
+        ([foe], true) => Meaning::Challenge(foe.clone()),
+        _ => Meaning::Group(foes, allies),
+    }
 }
 
 /// A decision command, creatures named through `seat`; by the awaited creature of the
