@@ -664,7 +664,7 @@ impl<G: Game> Referee<G> {
         self.member_event("declined", &sides, m);
         self.challenge = None;
         vec![if m == 0 {
-            format!("{} withdraws the challenge.", sides.styled[0])
+            format!("{} withdraws the challenge.", sides.members[0].styled)
         } else {
             format!(
                 "{} declines: the challenge of {} to {} is called off.",
