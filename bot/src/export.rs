@@ -200,6 +200,18 @@ pub async fn export(store: &Store) -> Result<Value> {
             "at": row.try_get::<String, _>("at")?,
         }));
     }
+    // A group fight's every creature by side, in listing order (`fight_members`).
+    let mut members: std::collections::HashMap<i64, [Vec<String>; 2]> = Default::default();
+    for row in sqlx::query(
+        "SELECT m.fight_id, m.side, c.name FROM fight_members m \
+         JOIN characters c ON c.id = m.character_id ORDER BY m.fight_id, m.seat",
+    )
+    .fetch_all(pool)
+    .await?
+    {
+        let side = usize::from(row.try_get::<i64, _>("side")? != 0);
+        members.entry(row.try_get("fight_id")?).or_default()[side].push(row.try_get("name")?);
+    }
     let mut fights = Vec::new();
     for row in sqlx::query(
         "SELECT f.*, COALESCE(a.name, ca.name) AS a_name, COALESCE(b.name, cb.name) AS b_name, \
@@ -213,8 +225,9 @@ pub async fn export(store: &Store) -> Result<Value> {
     .fetch_all(pool)
     .await?
     {
-        fights.push(json!({
-            "id": row.try_get::<i64, _>("id")?,
+        let id = row.try_get::<i64, _>("id")?;
+        let mut fight = json!({
+            "id": id,
             "game": row.try_get::<String, _>("game")?,
             "kind": row.try_get::<String, _>("kind")?,
             "channel": row.try_get::<String, _>("channel")?,
@@ -226,7 +239,11 @@ pub async fn export(store: &Store) -> Result<Value> {
             "seed_hash": row.try_get::<String, _>("seed_hash")?,
             "started_at": row.try_get::<String, _>("started_at")?,
             "ended_at": row.try_get::<Option<String>, _>("ended_at")?,
-        }));
+        });
+        if let Some(sides) = members.remove(&id) {
+            fight["sides"] = json!(sides);
+        }
+        fights.push(fight);
     }
     let mut tournaments = Vec::new();
     for row in sqlx::query(

@@ -285,6 +285,18 @@ async fn three_against_three_is_fought_to_the_end_and_verifies() {
     assert_eq!(chars[2].1["dice_lost"], 0);
 
     let store = books.store().await;
+    // The export lists the fight's every creature by side; its leads stay its `knights`.
+    let doc = herald_bot::export::export(&store).await.unwrap();
+    assert_eq!(
+        doc["fights"][0]["sides"],
+        json!([["Ash", "Cai", "Dun"], ["Brim", "Eve", "Golem"]])
+    );
+    assert_eq!(doc["fights"][0]["knights"], json!(["Ash", "Brim"]));
+    assert_eq!(doc["fights"][0]["winner"], "Ash");
+    assert_eq!(
+        doc["tables"]["fight_members"].as_array().map(Vec::len),
+        Some(6)
+    );
     let report = verify(&store, 1).await.unwrap();
     assert!(report.ok, "{}", report.message);
     assert!(
@@ -480,6 +492,8 @@ async fn bad_group_challenges_are_one_line_and_write_nothing() {
     assert!(of_type(&run.events, "challenge_declined").is_empty());
     let store = books.store().await;
     let doc = herald_bot::export::export(&store).await.unwrap();
-    // Only #other's duel is in the books.
+    // Only #other's duel is in the books, with no members of a group.
     assert_eq!(doc["fights"].as_array().map_or(0, Vec::len), 1);
+    assert!(doc["fights"][0].get("sides").is_none());
+    assert_eq!(doc["tables"]["fight_members"], json!([]));
 }
