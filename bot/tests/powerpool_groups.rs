@@ -111,6 +111,7 @@ async fn two_against_one_is_fought_to_the_end_and_the_books_hold_every_member() 
 @dice 15 8 8 8 8 8 8 8 8 6 5 4 3
 [#minds] bo: /defend blank
 [#minds] cai: /record
+[#minds] cai: /fights
 ";
     let run = run_with(&books.path(), CONFIG, transcript).await;
     assert_eq!(run.result, Ok(()), "{}", run.out);
@@ -136,7 +137,9 @@ async fn two_against_one_is_fought_to_the_end_and_the_books_hold_every_member() 
         .expect("Brim takes 18 damage from Synaptic Overload: 10 HP (PC30).")
         .expect("Ash and Cai win by control in round 1: Brim has no free creature left (PC31).")
         .expect("Fight #1 is over. Dice seed: ")
-        .expect("Cai in Power Pools: 1 win, 0 losses, 0 draws.");
+        .expect("Cai in Power Pools: 1 win, 0 losses, 0 draws.")
+        // A member's history lists the group fight, not its leads' alone.
+        .expect("Fights of Cai: 1 fight.");
     let sides = of_type(&run.events, "fight_started");
     assert_eq!(sides[0]["sides"], json!([["Ash", "Cai"], ["Brim"]]));
     assert_eq!(

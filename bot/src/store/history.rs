@@ -148,7 +148,9 @@ impl Store {
         limit: i64,
     ) -> Result<(Vec<FightSummary>, i64)> {
         self.fights_where(
-            "f.challenger_character = ?1 OR f.challenged_character = ?1",
+            // A group fight's every member, not its leads alone (`fight_members`).
+            "f.challenger_character = ?1 OR f.challenged_character = ?1 \
+             OR f.id IN (SELECT fight_id FROM fight_members WHERE character_id = ?1)",
             character,
             offset,
             limit,
