@@ -300,16 +300,8 @@ impl<G: Game> Referee<G> {
                 G::CHARACTER
             )]);
         }
-        for c in [&mine, &theirs] {
-            if let Some(channel) = self.app.character_fighting_in(c.id) {
-                return Ok(vec![format!(
-                    "{} is already fighting in {channel}; one fight at a time.",
-                    self.game.styled(c)
-                )]);
-            }
-            if let Some(why) = self.game.cannot_fight(c)? {
-                return Ok(vec![why]);
-            }
+        if let Some(why) = self.unable(&[&mine, &theirs])? {
+            return Ok(vec![why]);
         }
         let sides = self.sides(&[&mine, &theirs], 1);
         let npc = theirs.is_npc();
@@ -512,18 +504,10 @@ impl<G: Game> Referee<G> {
             }
             fighters.push(c);
         }
-        for c in &fighters {
-            if let Some(channel) = self.app.character_fighting_in(c.id) {
-                return Ok(vec![format!(
-                    "{} is already fighting in {channel}; one fight at a time.",
-                    self.game.styled(c)
-                )]);
-            }
-            if let Some(why) = self.game.cannot_fight(c)? {
-                return Ok(vec![why]);
-            }
-        }
         let refs: Vec<&Character> = fighters.iter().collect();
+        if let Some(why) = self.unable(&refs)? {
+            return Ok(vec![why]);
+        }
         let sides = self.sides(&refs, 1 + allies.len());
         let accepted: Vec<bool> = sides
             .members
@@ -575,6 +559,22 @@ impl<G: Game> Referee<G> {
         let mut lines = vec![line];
         lines.extend(self.start(now).await?);
         Ok(lines)
+    }
+
+    /// Why one of `fighters` cannot fight now (fighting elsewhere, or as the game says).
+    fn unable(&self, fighters: &[&Character]) -> Result<Option<String>> {
+        for c in fighters {
+            if let Some(channel) = self.app.character_fighting_in(c.id) {
+                return Ok(Some(format!(
+                    "{} is already fighting in {channel}; one fight at a time.",
+                    self.game.styled(c)
+                )));
+            }
+            if let Some(why) = self.game.cannot_fight(c)? {
+                return Ok(Some(why));
+            }
+        }
+        Ok(None)
     }
 
     /// Why no challenge can be issued here now: a fight or a challenge stands.
