@@ -160,6 +160,27 @@ fn a_psionic_combat_killed_mid_way_resumes_exactly() {
     });
 }
 
+// PC33: a group fight, two against one, killed after PC7's turn order; its members are read
+// back from the books, and PC37's defaults (every member's) play it out.
+#[test]
+fn a_psionic_combat_of_groups_killed_mid_way_resumes_exactly() {
+    killed_mid_way_resumes_exactly(Case {
+        game: "powerpool",
+        lines: "ann: /creature create Ash --kind psionicist --hd 8 --attack stab,overload --defense mantra\n\
+                cai: /creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm\n\
+                bo: /creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank\n\
+                ann: /psicombat bo --with cai\n\
+                bo: /accept\n\
+                cai: /accept\n\
+                ann: /status",
+        status: "Fight #1: Ash and Cai vs Brim, a psionic combat of Power Pools. Round 1",
+        before: "Turn order: ",
+        timeout: "did not answer in time: /attack ",
+        record: &["Ash in Power Pools: "],
+        verifies: "Fight #1 of Power Pools verifies",
+    });
+}
+
 // PF28's focus before the kill; PF37's defaults after it.
 #[test]
 fn a_pfp_duel_killed_mid_way_resumes_exactly() {

@@ -360,6 +360,78 @@ async fn the_join_drawn_and_puppet_prompts_time_out_to_their_defaults() {
     assert_eq!(orders[0]["puppet"], "Brim");
 }
 
+// PC22 in a group fight, through chat: a control is due on its controller's later turn; a word
+// for a control not held is refused in one line; /dedicate holds it with a die (free, the turn
+// goes on); the stored decision replays. PC32: a yield during the defense ends the fight when
+// no foe is left free, and PC36 gives the dedicated die back.
+#[tokio::test]
+async fn a_control_is_dedicated_across_turns_and_the_fight_ends_by_a_yield() {
+    let books = Books::new();
+    let cut = TIMEOUTS.find("@dice 12 12 12 12 12 12 12 12").unwrap();
+    let transcript = format!(
+        "{FIVE}{}\
+[#minds] ann: /pass
+[#minds] cai: /maintain Eve
+[#minds] cai: /dedicate Brim
+[#minds] cai: /attack Eve invasion
+[#minds] eve: /yield
+",
+        &TIMEOUTS[..cut]
+    );
+    let run = run_with(&books.path(), CONFIG, &transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Cai (cai), your turn: /attack Eve invasion, /maintain Brim, /dedicate Brim, /release Brim, /pass, /yield (120s, then /dedicate Brim).")
+        .expect("Cai: PC22: you hold no control over Eve. Now: /attack Eve invasion, /maintain Brim, /dedicate Brim, /release Brim, /pass, /yield.")
+        .expect("Cai dedicates 1 die to holding Brim (PC22): pool 3.")
+        .expect("Cai (cai), your turn: /attack Eve invasion, /release Brim, /pass, /yield (120s, then /attack Eve invasion).")
+        .expect("Eve yields (PC32).")
+        .expect("Cai's control of Brim ends: the fight is over (PC36). 1 dedicated back: pool 4.")
+        .expect("Ash, Cai and Dun win by a yield in round 2: Brim and Eve have no free creature left after a yield (PC31).");
+    let store = books.store().await;
+    let bout = store.bout(1).await.unwrap();
+    assert!(
+        bout.steps.iter().any(|s| s
+            .decision
+            .as_deref()
+            .is_some_and(|d| d.contains("\"dedicate\""))),
+        "the dedication is in the fight log"
+    );
+    let report = verify(&store, 1).await.unwrap();
+    assert!(report.ok, "{}", report.message);
+    // PC36: the dedicated die came back; nothing of the hold outlasts the fight.
+    let chars = books_of(&books).await;
+    assert_eq!(chars[1].0, "Cai");
+    assert_eq!(chars[1].1["dice_lost"], 0);
+}
+
+// PC32: a member who yields loses, though its side wins; the others take their side's result.
+#[tokio::test]
+async fn a_member_who_yields_loses_though_its_side_wins() {
+    let books = Books::new();
+    let transcript = "\
+@clock 2026-12-01T10:00:00Z
+[#minds] ann: /creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra
+[#minds] cai: /creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm
+[#minds] bo: /creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank
+[#minds] ann: /psicombat bo --with cai
+[#minds] bo: /accept
+@dice 10 15 5
+[#minds] cai: /accept
+[#minds] cai: /yield
+[#minds] ann: /attack Brim overload
+@dice 15 8 8 8 8 8 8 8 8 1 1 1 1
+[#minds] bo: /defend blank
+";
+    let run = run_with(&books.path(), CONFIG, transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Cai yields (PC32).")
+        .expect("Ash wins by control in round 1: Cai and Brim have no free creature left (PC31).");
+    let chars = books_of(&books).await;
+    let records: Vec<(&str, &Value)> = chars.iter().map(|(n, _, r)| (n.as_str(), r)).collect();
+    let (win, loss) = (record(1, 0, 0), record(0, 1, 0));
+    assert_eq!(records, [("Ash", &win), ("Cai", &loss), ("Brim", &loss)]);
+}
+
 // A restart mid group fight resumes it exactly: the members are read back from the books, and
 // the two runs' events are the uninterrupted fight's, event for event; it then verifies.
 #[tokio::test]

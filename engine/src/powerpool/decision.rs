@@ -42,11 +42,11 @@ pub enum Act {
         fear: bool,
     },
     /// `/maintain NAME`: keep a due control with the turn's action (PC22).
-    Maintain(Seat),
+    Maintain(#[serde(with = "named")] Seat),
     /// `/dedicate NAME`: keep a due control with a die a member, free (PC22).
-    Dedicate(Seat),
+    Dedicate(#[serde(with = "named")] Seat),
     /// `/release NAME`: end a control, free (PC22).
-    Release(Seat),
+    Release(#[serde(with = "named")] Seat),
     /// `/pass`.
     Pass,
     /// `/defend MODE|none [DICE] [spells L,L] [draw NAME,NAME]`, as a target or a drawn ally.
@@ -75,6 +75,26 @@ pub enum Act {
     Puppet(PuppetOrder),
     /// `/yield` (PC32).
     Yield,
+}
+
+/// The creature a decision names, stored as `{"creature": SEAT}`: a variant of an internally
+/// tagged enum holds a map, never a bare number.
+mod named {
+    use super::Seat;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Named {
+        creature: Seat,
+    }
+
+    pub fn serialize<S: Serializer>(seat: &Seat, s: S) -> Result<S::Ok, S::Error> {
+        Named { creature: *seat }.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Seat, D::Error> {
+        Named::deserialize(d).map(|n| n.creature)
+    }
 }
 
 impl Act {
@@ -217,4 +237,51 @@ pub enum RuleError {
     /// Unable to defend except with Labyrinth.
     #[error("PC12: unable to defend, it may use only Cognitive Labyrinth or none")]
     OnlyLabyrinth,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Every decision is stored in the fight log as JSON and read back for a restart and
+    // `verify`: PC22's /maintain, /dedicate and /release too, which name a creature.
+    #[test]
+    fn every_decision_round_trips_as_json() {
+        let acts = [
+            Act::Attack {
+                targets: [1, 2].into_iter().collect(),
+                mode: AttackMode::Wave,
+                dice: 3,
+                fear: false,
+            },
+            Act::Maintain(4),
+            Act::Dedicate(5),
+            Act::Release(2),
+            Act::Pass,
+            Act::Defend {
+                mode: Some(DefenseMode::Swarm),
+                dice: 0,
+                spells: Levels::of(&[3, 2]),
+                draw: [3].into_iter().collect(),
+            },
+            Act::Join {
+                dice: 2,
+                spells: Levels::default(),
+                draw: Seats::EMPTY,
+            },
+            Act::Stay,
+            Act::Puppet(PuppetOrder::Yield),
+            Act::Yield,
+        ];
+        for act in acts {
+            let d = Decision { seat: 1, act };
+            let text = serde_json::to_string(&d).expect("a decision serializes");
+            let back: Decision = serde_json::from_str(&text).expect("and reads back");
+            assert_eq!(back, d, "{text}");
+        }
+        assert_eq!(
+            serde_json::to_value(Act::Dedicate(5)).unwrap(),
+            serde_json::json!({"act": "dedicate", "creature": 5})
+        );
+    }
 }

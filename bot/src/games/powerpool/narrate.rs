@@ -417,7 +417,8 @@ fn line(e: &Event, sides: &Sides) -> Option<String> {
                     (EndReason::Control, false) => "have no free creature left",
                     (EndReason::Unconscious, true) => "is unconscious",
                     (EndReason::Unconscious, false) => "are unconscious or held",
-                    _ => "yielded",
+                    (_, true) => "yielded",
+                    (_, false) => "have no free creature left after a yield",
                 }
             ),
             FightOutcome::Draw => match reason {
