@@ -662,21 +662,47 @@ pub fn matchup<'a, G: Game>(
     day: &'a str,
 ) -> BoxFuture<'a, Result<Option<Matchup>>> {
     Box::pin(async move {
+        use crate::store::games::Character;
         let game = G::new(config)?;
-        let mut found = Vec::with_capacity(2);
-        for name in names {
-            let Some(mut c) = store.character_named(realm, G::ID, name).await? else {
-                return Ok(None);
-            };
-            let now = game.as_of(&c, day)?;
-            (c.sheet, c.state) = (now.sheet, now.state);
-            found.push(c);
+        // A side may name several, `Ash,Cai`, in a game of groups (Game::MAX_SIDE).
+        let mut sides: [Vec<Character>; 2] = Default::default();
+        for (side, names) in names.into_iter().enumerate() {
+            for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                let Some(mut c) = store.character_named(realm, G::ID, name).await? else {
+                    return Ok(None);
+                };
+                let now = game.as_of(&c, day)?;
+                (c.sheet, c.state) = (now.sheet, now.state);
+                sides[side].push(c);
+            }
         }
-        let setup = game.setup([&found[0], &found[1]])?;
+        let challengers = sides[0].len();
+        let found: Vec<&Character> = sides.iter().flatten().collect();
+        let setup = match found.as_slice() {
+            [a, b] => game.setup([a, b])?,
+            _ if challengers > 0 && found.len() > challengers => {
+                game.group_setup(&found, challengers)?
+            }
+            _ => return Ok(None),
+        };
+        // "Ash and Cai" to read; `Ash,Cai` as the command line names them.
+        let styled = |side: &[Character]| {
+            let names: Vec<String> = side.iter().map(|c| game.styled(c)).collect();
+            match names.split_last() {
+                Some((last, init)) if !init.is_empty() => {
+                    format!("{} and {last}", init.join(", "))
+                }
+                _ => names.concat(),
+            }
+        };
+        let plain = |side: &[Character]| {
+            let names: Vec<&str> = side.iter().map(|c| c.name.as_str()).collect();
+            names.join(",")
+        };
         Ok(Some(Matchup {
             game: G::NAME,
-            styled: [game.styled(&found[0]), game.styled(&found[1])],
-            plain: [found[0].name.clone(), found[1].name.clone()],
+            styled: [styled(&sides[0]), styled(&sides[1])],
+            plain: [plain(&sides[0]), plain(&sides[1])],
             run: Box::new(move |fights, seed, threads, progress| {
                 bout_odds::<G::Fight>(&setup, fights, seed, threads, progress)
             }),

@@ -572,3 +572,48 @@ async fn bad_group_challenges_are_one_line_and_write_nothing() {
     assert!(doc["fights"][0].get("sides").is_none());
     assert_eq!(doc["tables"]["fight_members"], json!([]));
 }
+
+/// `herald simulate A,C B,D --game powerpool`: the real binary fights the groups of the books
+/// by the default policy (PC37), and names them as the command line does to repeat the run.
+#[tokio::test]
+async fn herald_simulate_fights_groups() {
+    let books = Books::new();
+    let run = run_with(&books.path(), CONFIG, FIVE).await;
+    assert_eq!(run.result, Ok(()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .env_remove("HERALD_LOG")
+        .args([
+            "simulate",
+            "Ash,Cai,Dun",
+            "Brim,Eve",
+            "--game",
+            "powerpool",
+            "--fights",
+            "2000",
+            "--seed",
+            "7",
+            "--db",
+        ])
+        .arg(books.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(
+            "2,000 fights of Power Pools, Ash, Cai and Dun v Brim and Eve, default policy, seed 7"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("Ash, Cai and Dun wins"), "{text}");
+    assert!(
+        text.contains(
+            "repeat: herald simulate 'Ash,Cai,Dun' 'Brim,Eve' --game powerpool --fights 2000"
+        ),
+        "{text}"
+    );
+}
