@@ -47,14 +47,18 @@ fn told(outcome: &herald_engine::psiknight::Outcome, names: [&str; 2]) -> String
     }
 }
 
-/// Replays fight `id` from its seed and decisions and compares the result with the books.
+/// Replays fight `id` from its seed and decisions and compares the result with the books, as
+/// its game does.
 pub async fn verify(store: &Store, id: Id) -> Result<Report> {
     let Some(game) = store.fight_game(id).await? else {
         anyhow::bail!("there is no fight #{id}");
     };
-    if let Some(verify) = crate::games::find(&game).and_then(|g| g.verify) {
-        return verify(store, id).await;
-    }
+    let game = crate::games::find(&game).unwrap_or(&crate::games::PSIKNIGHT);
+    (game.verify)(store, id).await
+}
+
+/// `herald verify` of a PsiKnight fight.
+pub async fn verify_joust(store: &Store, id: Id) -> Result<Report> {
     let fight = store.fight(id).await?;
     let Some(logged) = store.fight_outcome(id).await? else {
         return Ok(Report {
