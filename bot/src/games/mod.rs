@@ -316,7 +316,7 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     start: "create a knight with /knight create NAME --top S,S,S --psi P:N --monarch M, then /joust TARGET",
     table: psiknight::table,
     check: |_| Ok(()),
-    verify: |store, id| Box::pin(crate::verify::verify_joust(store, id)),
+    verify: |store, id| Box::pin(psiknight::verify::verify_joust(store, id)),
     matchup: None,
 };
 

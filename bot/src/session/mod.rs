@@ -9,11 +9,14 @@
 use crate::app::App;
 use crate::app::Rights;
 use crate::command::{Access, Command};
+use crate::dice::FightDice;
 use crate::games::GameInfo;
 use crate::referee::{Open, Table};
 use crate::store::Id;
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
+use herald_engine::dice::SeededDice;
+use herald_engine::notation;
 use std::sync::Arc;
 
 mod narration;
@@ -246,9 +249,8 @@ impl Session {
         }
         let game = self.game().await?;
         match command {
-            Command::Roll { .. } | Command::Help { .. } => {
-                crate::desk::handle(&self.app, self.realm, user, command, now).await
-            }
+            Command::Roll { expr } => Ok(vec![roll(&self.app, user, &expr)]),
+            Command::Help { topic } => Ok(crate::command::help(topic.as_deref(), '/')),
             c if crate::history::handles(&c) => {
                 crate::history::handle(&self.app, self.realm, game.id, user, c).await
             }
@@ -280,5 +282,15 @@ impl Session {
     /// schedule (saying so when `announce`), and at start-up.
     pub async fn load(&mut self, announce: bool, now: DateTime<Utc>) -> Result<Lines> {
         self.table().await?.load(announce, now).await
+    }
+}
+
+/// `/roll EXPR`: dice out of any fight, from a fresh seed behind the `@dice` queue.
+fn roll(app: &App, user: &str, expr: &str) -> String {
+    let mut rng = SeededDice::new(app.next_seed());
+    let mut dice = FightDice::new(&mut rng, &app.queue);
+    match notation::roll(expr, &mut dice) {
+        Ok(rolled) => format!("{user} rolls {rolled}"),
+        Err(e) => format!("Cannot roll '{expr}': {e}. Usage: /roll EXPR, e.g. /roll 100, /roll 2d6+3, /roll 4d6kh3"),
     }
 }

@@ -6,14 +6,14 @@
 //! [`RunState`], saved whole after every change; a match's result is saved with the end of the
 //! fight that decided it (one transaction), so a restart carries on from the last committed fight.
 
+use super::tournament::{
+    self as chat, award_reason, name_of, span, when, MeleeRun, RunState, Stage,
+};
 use super::{Bout, Lines, Tiltyard, SORRY};
 use crate::command::Command;
 use crate::dice::FightDice;
 use crate::store::tournaments::{Status, TournamentAward, TournamentFinish, TournamentRecord};
 use crate::store::{FightEnd, Id, KnightRecord};
-use crate::tournament::{
-    self as chat, award_reason, name_of, span, when, MeleeRun, RunState, Stage,
-};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use herald_engine::dice::SeededDice;
@@ -1600,7 +1600,7 @@ impl Tiltyard {
                     )]);
                 };
                 let for_ransom =
-                    crate::office::ransom_notice(&self.app, self.realm, me.id, them.id)
+                    super::office::ransom_notice(&self.app, self.realm, me.id, them.id)
                         .await?
                         .is_some();
                 let mut names = names.clone();

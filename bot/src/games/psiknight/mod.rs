@@ -11,7 +11,6 @@ use crate::command::Command;
 use crate::dice::FightDice;
 use crate::fairness::seed_hash;
 use crate::narration::Narration;
-use crate::office;
 use crate::referee::{Open, Table};
 use crate::render::{narrate, prompt_line, Names};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
@@ -26,7 +25,12 @@ use herald_engine::psiknight::{
 use std::sync::Arc;
 
 mod compact;
+pub mod desk;
 mod held;
+pub mod office;
+pub mod picture;
+pub mod tournament;
+pub mod verify;
 use held::Held;
 
 /// An open challenge, waiting for `/accept`.
@@ -148,7 +152,13 @@ impl Table for Tiltyard {
         command: &'a Command,
         now: DateTime<Utc>,
     ) -> BoxFuture<'a, Result<Option<Lines>>> {
-        Box::pin(async move { self.dispatch(user, command.clone(), now).await.map(Some) })
+        Box::pin(async move {
+            match command {
+                // Every game's, answered by the session.
+                Command::Roll { .. } | Command::Help { .. } => Ok(None),
+                c => self.dispatch(user, c.clone(), now).await.map(Some),
+            }
+        })
     }
 
     /// A deadline passed: a challenge lapses, the awaited fighters get the engine's defaults, or
@@ -231,7 +241,7 @@ impl Tiltyard {
         match command {
             Command::Challenge { target } => self.joust(user, &target, now).await,
             Command::Sheet { name } => {
-                crate::desk::handle(&self.app, self.realm, user, Command::Knight { name }, now)
+                desk::handle(&self.app, self.realm, user, Command::Knight { name }, now)
                     .await
             }
             Command::Record { .. } => Ok(vec![
@@ -259,7 +269,7 @@ impl Tiltyard {
                 Ok(self.status(now))
             }
             c if held::handles(&c) => self.tournament_command(user, c, now).await,
-            other => crate::desk::handle(&self.app, self.realm, user, other, now).await,
+            other => desk::handle(&self.app, self.realm, user, other, now).await,
         }
     }
 
@@ -867,7 +877,7 @@ impl Tiltyard {
                 "Fight #{}: {} vs {}, {stage}.",
                 f.id, f.styled[0], f.styled[1]
             )];
-            lines.push(crate::picture::fight_standing(&f.m, &f.styled));
+            lines.push(picture::fight_standing(&f.m, &f.styled));
             lines.extend(self.prompts(now));
             return lines;
         }
@@ -939,7 +949,7 @@ impl Tiltyard {
                 None => fight.setup.knights[i].styled(),
             };
         }
-        let (m, rng, _) = crate::verify::replay(&fight)?;
+        let (m, rng, _) = verify::replay(&fight)?;
         let plain = [
             fight.setup.knights[0].name.clone(),
             fight.setup.knights[1].name.clone(),
