@@ -3,13 +3,12 @@
 
 use crate::app::App;
 use crate::clock::Clock;
-use crate::command::{parse, parse_in, Command};
+use crate::command::Command;
 use crate::games::GameInfo;
 use crate::narration::Narration;
+use crate::referee::Open;
 use crate::reply::Lines;
 use crate::session::Session;
-use crate::store::games::OpenBout;
-use crate::store::OpenFight;
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
@@ -69,22 +68,19 @@ enum Msg {
     Deadline {
         reply: oneshot::Sender<Option<DateTime<Utc>>>,
     },
+    /// Restore an open fight of a game.
     Restore {
-        fight: Box<(OpenFight, [String; 2])>,
+        game: String,
+        open: Open,
         reply: oneshot::Sender<Lines>,
     },
-    /// Restore a fight of a game on the seam.
-    RestoreBout {
-        bout: Box<OpenBout>,
-        reply: oneshot::Sender<Lines>,
-    },
-    /// Load the tournaments held in the channel from the books.
-    Tournaments {
+    /// Load what the channel's game holds there (its tournaments) from the books.
+    Load {
         announce: bool,
         reply: oneshot::Sender<Lines>,
     },
     /// Whether a player is a party to the challenge open in the channel.
-    Challenged {
+    Engaged {
         user: String,
         reply: oneshot::Sender<bool>,
     },
@@ -217,10 +213,7 @@ impl Hub {
                 };
             }
         };
-        let parsed = match game.table {
-            Some(_) => parse_in(&incoming.text, &self.prefixes, (game.commands)()),
-            None => parse(&incoming.text, &self.prefixes),
-        };
+        let parsed = game.parse(&incoming.text, &self.prefixes);
         let command = match parsed {
             None => return Answer::default(),
             Some(Err(e)) => {
@@ -280,7 +273,7 @@ impl Hub {
             .collect();
         for (r, channel) in keys {
             let (reply, answer) = oneshot::channel();
-            let msg = Msg::Challenged {
+            let msg = Msg::Engaged {
                 user: user.to_string(),
                 reply,
             };
@@ -316,7 +309,7 @@ impl Hub {
         let mut out = Vec::new();
         for channel in channels {
             let (reply, answer) = oneshot::channel();
-            let msg = Msg::Tournaments { announce, reply };
+            let msg = Msg::Load { announce, reply };
             for text in self.ask(realm, &channel, msg, answer).await {
                 out.push(Outgoing {
                     realm: realm.to_string(),
@@ -373,35 +366,18 @@ impl Hub {
     pub async fn restore(&self, realm: &str) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
         let mut out = Vec::new();
+        // PsiKnight's fights, from before the games had their own, then every other game's.
+        let mut open: Vec<(String, String, Open)> = Vec::new();
         for fight in self.app.store.open_fights(realm_id).await? {
-            let mut styled = [String::new(), String::new()];
-            for (i, id) in fight.knights.iter().enumerate() {
-                styled[i] = match self.app.store.knight(*id).await? {
-                    Some(k) => k.styled(),
-                    None => fight.setup.knights[i].styled(),
-                };
-            }
             let channel = fight.channel.clone();
-            let (reply, answer) = oneshot::channel();
-            let msg = Msg::Restore {
-                fight: Box::new((fight, styled)),
-                reply,
-            };
-            for text in self.ask(realm, &channel, msg, answer).await {
-                out.push(Outgoing {
-                    realm: realm.to_string(),
-                    channel: channel.clone(),
-                    text,
-                });
-            }
+            open.push((crate::games::PSIKNIGHT.id.into(), channel, Box::new(fight)));
         }
         for bout in self.app.store.open_bouts(realm_id).await? {
-            let channel = bout.channel.clone();
+            open.push((bout.game.clone(), bout.channel.clone(), Box::new(bout)));
+        }
+        for (game, channel, open) in open {
             let (reply, answer) = oneshot::channel();
-            let msg = Msg::RestoreBout {
-                bout: Box::new(bout),
-                reply,
-            };
+            let msg = Msg::Restore { game, open, reply };
             for text in self.ask(realm, &channel, msg, answer).await {
                 out.push(Outgoing {
                     realm: realm.to_string(),
@@ -488,7 +464,7 @@ async fn actor(
                         let lines = Box::pin(session.handle(&user, rights, command, now)).await;
                         let _ = reply.send(Answer { lines, private: session.take_private() });
                     }
-                    Msg::Challenged { user, reply } => {
+                    Msg::Engaged { user, reply } => {
                         let _ = reply.send(session.challenges(&user));
                     }
                     Msg::Fire { reply } => {
@@ -497,8 +473,8 @@ async fn actor(
                     Msg::Deadline { reply } => {
                         let _ = reply.send(session.next_deadline());
                     }
-                    Msg::Tournaments { announce, reply } => {
-                        let lines = match Box::pin(session.reload_tournaments(announce, now)).await {
+                    Msg::Load { announce, reply } => {
+                        let lines = match Box::pin(session.load(announce, now)).await {
                             Ok(lines) => lines,
                             Err(e) => {
                                 tracing::error!("cannot load the tournaments of {}: {e:#}", session.channel());
@@ -507,19 +483,8 @@ async fn actor(
                         };
                         let _ = reply.send(lines);
                     }
-                    Msg::RestoreBout { bout, reply } => {
-                        let lines = match Box::pin(session.restore_bout(*bout, now)).await {
-                            Ok(lines) => lines,
-                            Err(e) => {
-                                tracing::error!("cannot restore a fight: {e:#}");
-                                vec![format!("A fight here could not be restored: {e}")]
-                            }
-                        };
-                        let _ = reply.send(lines);
-                    }
-                    Msg::Restore { fight, reply } => {
-                        let (fight, styled) = *fight;
-                        let lines = match session.restore(fight, styled, now) {
+                    Msg::Restore { game, open, reply } => {
+                        let lines = match Box::pin(session.restore(&game, open, now)).await {
                             Ok(lines) => lines,
                             Err(e) => {
                                 tracing::error!("cannot restore a fight: {e:#}");

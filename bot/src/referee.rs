@@ -42,9 +42,37 @@ pub trait Table: Send + Sync {
     ) -> BoxFuture<'a, Result<Option<Lines>>>;
     /// A deadline passed: a challenge lapses, or the awaited fighter gets the default.
     fn on_deadline(&mut self, now: DateTime<Utc>) -> BoxFuture<'_, Lines>;
-    /// Restores a fight in progress by replaying its steps.
-    fn restore(&mut self, bout: OpenBout, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>>;
+    /// Restores a fight in progress by replaying its steps: `open` is the fight as the books
+    /// hold one of its game (an [`OpenBout`] for a game on the seam).
+    fn restore(&mut self, open: Open, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>>;
+    /// The lines the last command left for its speaker alone (a secret, R21), taken once.
+    fn take_private(&mut self) -> Lines {
+        Vec::new()
+    }
+    /// Whether `user` is a party to a challenge open here.
+    fn engaged(&self, user: &str) -> bool {
+        let _ = user;
+        false
+    }
+    /// Whether the channel must keep its game for now (a fight, a challenge or a tournament
+    /// open here).
+    fn busy(&self) -> bool {
+        self.has_fight()
+    }
+    /// How the channel tells fights, from now on (`/narration`).
+    fn set_narration(&mut self, narration: crate::narration::Narration) {
+        let _ = narration;
+    }
+    /// Loads what the game holds in the channel beyond its fights (a tournament) from the
+    /// books: after a schedule (saying so when `announce`), and at start-up.
+    fn load(&mut self, announce: bool, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
+        let _ = (announce, now);
+        Box::pin(async { Ok(Vec::new()) })
+    }
 }
+
+/// An open fight as the books hold it, for the table of its game to take up after a restart.
+pub type Open = Box<dyn std::any::Any + Send>;
 
 /// A table for `G` in a channel.
 pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn Table>> {
@@ -137,8 +165,13 @@ impl<G: Game> Table for Referee<G> {
         })
     }
 
-    fn restore(&mut self, bout: OpenBout, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
-        Box::pin(async move { self.restore_bout(bout, now).await })
+    fn restore(&mut self, open: Open, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
+        Box::pin(async move {
+            let bout = open
+                .downcast::<OpenBout>()
+                .map_err(|_| anyhow::anyhow!("an open fight here is not one of {}", G::NAME))?;
+            self.restore_bout(*bout, now).await
+        })
     }
 }
 

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 pub mod pfpduel;
 pub mod powerpool;
+pub mod psiknight;
 pub mod psimorphs;
 pub mod tourney;
 
@@ -433,13 +434,12 @@ pub struct GameInfo {
     pub commands: fn() -> &'static [CommandSpec],
     /// How to start a fight, for `/game`.
     pub start: &'static str,
-    /// A channel's table of fights for a game on the seam; `None` for PsiKnight, whose session
-    /// is its own.
-    pub table: Option<MakeTable>,
+    /// A channel's table of fights.
+    pub table: MakeTable,
     /// Checks the game's realm data in the configuration.
     pub check: fn(&Config) -> Result<()>,
-    /// `herald verify` for a fight of a game on the seam.
-    pub verify: Option<Verify>,
+    /// `herald verify` for a fight of the game.
+    pub verify: Verify,
     /// Two of its characters, ready for `herald simulate`.
     pub matchup: Option<FindMatchup>,
 }
@@ -450,9 +450,9 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     name: "PsiKnight",
     commands: || crate::command::COMMANDS,
     start: "create a knight with /knight create NAME --top S,S,S --psi P:N --monarch M, then /joust TARGET",
-    table: None,
+    table: psiknight::table,
     check: |_| Ok(()),
-    verify: None,
+    verify: |store, id| Box::pin(psiknight::verify::verify_joust(store, id)),
     matchup: None,
 };
 
@@ -480,9 +480,9 @@ pub const GAMES: &[GameInfo] = &[
         name: tourney::Tourney::NAME,
         commands: tourney::Tourney::commands,
         start: "create a knight with /knight create NAME [--weapon W] [--skill W:N,...] [--strength N], then /challenge TARGET",
-        table: Some(crate::referee::table::<tourney::Tourney>),
+        table: crate::referee::table::<tourney::Tourney>,
         check: |config| tourney::Tourney::new(config).map(drop),
-        verify: Some(crate::referee::verify::<tourney::Tourney>),
+        verify: crate::referee::verify::<tourney::Tourney>,
         matchup: Some(crate::simulate::matchup::<tourney::Tourney>),
     },
     GameInfo {
@@ -490,9 +490,9 @@ pub const GAMES: &[GameInfo] = &[
         name: pfpduel::PfpDuel::NAME,
         commands: pfpduel::PfpDuel::commands,
         start: "create a psionist with /psionist create NAME, then /challenge TARGET",
-        table: Some(crate::referee::table::<pfpduel::PfpDuel>),
+        table: crate::referee::table::<pfpduel::PfpDuel>,
         check: |config| pfpduel::PfpDuel::new(config).map(drop),
-        verify: Some(crate::referee::verify::<pfpduel::PfpDuel>),
+        verify: crate::referee::verify::<pfpduel::PfpDuel>,
         matchup: Some(crate::simulate::matchup::<pfpduel::PfpDuel>),
     },
     GameInfo {
@@ -500,9 +500,9 @@ pub const GAMES: &[GameInfo] = &[
         name: psimorphs::PsiMorphs::NAME,
         commands: psimorphs::PsiMorphs::commands,
         start: "create a morph with /morph create NAME [--str N ...] (see /help morph create), then /fight TARGET",
-        table: Some(crate::referee::table::<psimorphs::PsiMorphs>),
+        table: crate::referee::table::<psimorphs::PsiMorphs>,
         check: |config| psimorphs::PsiMorphs::new(config).map(drop),
-        verify: Some(crate::referee::verify::<psimorphs::PsiMorphs>),
+        verify: crate::referee::verify::<psimorphs::PsiMorphs>,
         matchup: Some(crate::simulate::matchup::<psimorphs::PsiMorphs>),
     },
     GameInfo {
@@ -510,9 +510,9 @@ pub const GAMES: &[GameInfo] = &[
         name: powerpool::PowerPool::NAME,
         commands: powerpool::PowerPool::commands,
         start: "create a creature with /creature create NAME --kind psionicist|wild|none --hd N [--attack M,M] [--defense M,M], then /psicombat FOE",
-        table: Some(crate::referee::table::<powerpool::PowerPool>),
+        table: crate::referee::table::<powerpool::PowerPool>,
         check: |config| powerpool::PowerPool::new(config).map(drop),
-        verify: Some(crate::referee::verify::<powerpool::PowerPool>),
+        verify: crate::referee::verify::<powerpool::PowerPool>,
         matchup: Some(crate::simulate::matchup::<powerpool::PowerPool>),
     },
 ];
@@ -525,6 +525,26 @@ pub fn is_command(word: &str) -> bool {
             .iter()
             .any(|s| s.path.first() == Some(&word) || s.aliases.contains(&word))
     })
+}
+
+impl GameInfo {
+    /// Whether the game has a command table of its own; PsiKnight's commands are the core
+    /// table's.
+    pub fn own_table(&self) -> bool {
+        self.id != PSIKNIGHT.id
+    }
+
+    /// Reads a line of chat in a channel of this game: its own table first, else the core's.
+    pub fn parse(
+        &self,
+        line: &str,
+        prefixes: &[char],
+    ) -> Option<Result<crate::command::Command, crate::command::ParseError>> {
+        match self.own_table() {
+            true => crate::command::parse_in(line, prefixes, (self.commands)()),
+            false => crate::command::parse(line, prefixes),
+        }
+    }
 }
 
 /// A game by id, any case.

@@ -89,7 +89,7 @@ pub fn registered_table() -> &'static [Slash] {
     static TABLE: OnceLock<Vec<Slash>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = slash_table();
-        for game in crate::games::GAMES.iter().filter(|g| g.table.is_some()) {
+        for game in crate::games::GAMES.iter().filter(|g| g.own_table()) {
             for spec in (game.commands)() {
                 let Some(first) = spec.path.first().copied() else {
                     continue;
@@ -400,7 +400,7 @@ fn game_spec(line: &str) -> Option<&'static CommandSpec> {
         .split_whitespace()
         .next()?
         .to_lowercase();
-    let mut seam = crate::games::GAMES.iter().filter(|g| g.table.is_some());
+    let mut seam = crate::games::GAMES.iter().filter(|g| g.own_table());
     seam.find_map(|g| {
         (g.commands)()
             .iter()

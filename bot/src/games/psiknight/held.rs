@@ -1,4 +1,4 @@
-//! The tournaments held in a session's channel (R34–R39): reminders before the start, the start
+//! The tournaments held in a tiltyard's channel (R34–R39): reminders before the start, the start
 //! on time, the Lists one match at a time, the Melee from its muster to its first prize, and the
 //! awards, all in the channel with the usual prompts and timeouts.
 //!
@@ -6,14 +6,14 @@
 //! [`RunState`], saved whole after every change; a match's result is saved with the end of the
 //! fight that decided it (one transaction), so a restart carries on from the last committed fight.
 
-use super::{Bout, Lines, Session, SORRY};
+use super::tournament::{
+    self as chat, award_reason, name_of, span, when, MeleeRun, RunState, Stage,
+};
+use super::{Bout, Lines, Tiltyard, SORRY};
 use crate::command::Command;
 use crate::dice::FightDice;
 use crate::store::tournaments::{Status, TournamentAward, TournamentFinish, TournamentRecord};
 use crate::store::{FightEnd, Id, KnightRecord};
-use crate::tournament::{
-    self as chat, award_reason, name_of, span, when, MeleeRun, RunState, Stage,
-};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use herald_engine::dice::SeededDice;
@@ -195,7 +195,7 @@ impl Held {
     }
 }
 
-impl Session {
+impl Tiltyard {
     /// The tournament under way here, if any.
     pub(super) fn running(&self) -> Option<&Held> {
         self.held.iter().find(|h| h.run.is_some())
@@ -205,7 +205,7 @@ impl Session {
         self.held.iter().position(|h| h.run.is_some())
     }
 
-    /// When a tournament here next needs [`Session::on_tournament_deadline`].
+    /// When a tournament here next needs [`Tiltyard::on_tournament_deadline`].
     pub(super) fn tournament_deadline(&self) -> Option<DateTime<Utc>> {
         let leads = &self.app.config.tournaments.reminder_secs;
         let busy = self.fight.is_some();
@@ -1600,7 +1600,7 @@ impl Session {
                     )]);
                 };
                 let for_ransom =
-                    crate::office::ransom_notice(&self.app, self.realm, me.id, them.id)
+                    super::office::ransom_notice(&self.app, self.realm, me.id, them.id)
                         .await?
                         .is_some();
                 let mut names = names.clone();

@@ -1,16 +1,13 @@
-//! The herald's desk: every command that is not a move in a fight. Knights, Honor, dice rolls,
-//! help; the books between fights go to the [`office`].
+//! The herald's desk: PsiKnight's commands that are not a move in a fight. Knights, Honor,
+//! odds; the books between fights go to the [`office`](super::office).
 
 use crate::app::App;
-use crate::command::{help, Command};
-use crate::dice::FightDice;
+use crate::command::Command;
 pub use crate::reply::{points, Lines, MINUS};
 use crate::resolve::{Found, Miss};
 use crate::store::{Balance, Id, KnightRecord, StoreError};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
-use herald_engine::dice::SeededDice;
-use herald_engine::notation;
 use herald_engine::psiknight::{MatchKind, NewKnight, Style};
 
 /// Handles a command that needs no fight.
@@ -43,7 +40,7 @@ pub async fn handle(
             };
             let balance = app.store.balance(found.knight.id).await?;
             let mut lines = noted(found.note, sheet(&found.knight, balance));
-            lines.push(crate::picture::knight_standing(app, realm, &found.knight, now).await?);
+            lines.push(super::picture::knight_standing(app, realm, &found.knight, now).await?);
             Ok(lines)
         }
         Command::Honor { name } => {
@@ -54,14 +51,12 @@ pub async fn handle(
             let balance = app.store.balance(found.knight.id).await?;
             Ok(noted(found.note, honor(&found.knight, balance)))
         }
-        Command::Roll { expr } => Ok(vec![roll(app, user, &expr)]),
-        Command::Help { topic } => Ok(help(topic.as_deref(), '/')),
         Command::Rules { topic } => Ok(crate::rules::answer(topic.as_deref())),
         Command::Odds { knight, other } => odds(app, realm, user, &knight, other.as_deref()).await,
         c if crate::history::handles(&c) => {
             crate::history::handle(app, realm, crate::games::PSIKNIGHT.id, user, c).await
         }
-        c if crate::office::handles(&c) => Ok(crate::office::handle(app, realm, user, c, now)
+        c if super::office::handles(&c) => Ok(super::office::handle(app, realm, user, c, now)
             .await?
             .unwrap_or_default()),
         other => Ok(vec![format!(
@@ -264,15 +259,6 @@ async fn odds(
 }
 
 /// `/roll`: anyone, any time; the `@dice` queue first, then fresh dice from the realm's stream.
-fn roll(app: &App, user: &str, expr: &str) -> String {
-    let mut rng = SeededDice::new(app.next_seed());
-    let mut dice = FightDice::new(&mut rng, &app.queue);
-    match notation::roll(expr, &mut dice) {
-        Ok(rolled) => format!("{user} rolls {rolled}"),
-        Err(e) => format!("Cannot roll '{expr}': {e}. Usage: /roll EXPR, e.g. /roll 100, /roll 2d6+3, /roll 4d6kh3"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -445,7 +445,7 @@ pub async fn enter(
         }
         Pick::Refused(e) => return Ok(vec![e]),
     };
-    if let Some(refusal) = crate::office::fight_refusal(app, &k).await? {
+    if let Some(refusal) = super::office::fight_refusal(app, &k).await? {
         return Ok(vec![refusal]);
     }
     Ok(vec![
@@ -643,5 +643,5 @@ pub async fn unable(app: &App, k: &KnightRecord, now: DateTime<Utc>) -> Result<O
             k.styled()
         )));
     }
-    crate::office::fight_refusal(app, k).await
+    super::office::fight_refusal(app, k).await
 }
