@@ -37,3 +37,4 @@ pub mod store;
 pub mod tournament;
 pub mod transport;
 pub mod verify;
+pub mod web;
