@@ -677,11 +677,13 @@ impl<G: Game> Referee<G> {
                 after: after.map(|a| (a.sheet, a.state)),
             })
             .await?;
-        let lines = vec![format!(
+        let over = format!(
             "Fight #{} is over. Dice seed: {}",
             f.id,
             hex::encode(f.seed)
-        )];
+        );
+        let fight = crate::web::Linked::Fight(f.id);
+        let lines = vec![crate::web::with_link(&self.app, self.realm, fight, over)];
         Ok(Some(lines))
     }
 

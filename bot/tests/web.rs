@@ -547,3 +547,50 @@ async fn a_live_fight_page_receives_the_step_a_move_makes() {
     // A closed connection is gone: the channel has no listener left once the stream is dropped.
     assert_eq!(app.said.receiver_count(), 0);
 }
+
+// Chat links: with `[web] base_url`, the end of a fight, a tournament's start and end, and
+// /standings, /ledger, /bracket and /fight N say where the page is; without it, the same
+// transcript says none of it (every other transcript test runs without it).
+#[tokio::test]
+async fn chat_carries_the_pages_links_when_base_url_is_set() {
+    let transcript = format!(
+        "{}dana: /standings\ndana: /ledger\ndana: /bracket\ndana: /fight 1\n",
+        realm_transcript()
+    );
+    let books = Books::new();
+    let config = format!("{CONFIG}[web]\nbase_url = \"https://herald.example/\"\n");
+    let run = run_with(&books.path(), &config, &transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.assert_seed_matches_its_hash();
+    let seed_line = run
+        .lines()
+        .into_iter()
+        .find(|l| l.starts_with("[#lists] Fight #1 is over. Dice seed: "))
+        .unwrap()
+        .to_string();
+    assert!(
+        seed_line.ends_with(" https://herald.example/r/local/fights/1"),
+        "{seed_line}"
+    );
+    run.expect("begins! 2 knights ride in the Lists: Dame Dara, Sir Eoin. https://herald.example/r/local/tournaments/1")
+        .expect("is over. The Lists: ")
+        .expect("[#tourney] Fight #3 is over. Dice seed: ")
+        .expect("https://herald.example/r/local/fights/3")
+        .expect("The full page: https://herald.example/r/local")
+        .expect("The full page: https://herald.example/r/local/knights/Dara")
+        .expect("The full page: https://herald.example/r/local/tournaments/1")
+        .expect("The full page: https://herald.example/r/local/fights/1");
+    assert!(
+        run.lines()
+            .iter()
+            .any(|l| l.contains(" is over. The Lists: ") && l.ends_with("/tournaments/1")),
+        "{}",
+        run.out
+    );
+
+    let plain = run_with(&Books::new().path(), CONFIG, &transcript).await;
+    plain
+        .expect("Fight #1 is over. Dice seed: ")
+        .expect_not("https://")
+        .expect_not("The full page");
+}

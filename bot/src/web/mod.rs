@@ -70,6 +70,20 @@ pub fn link(app: &App, realm: Id, page: Linked<'_>) -> Option<String> {
     Some(format!("{base}{path}"))
 }
 
+/// `line` with the page's link after it when `[web] base_url` is set; `line` as it was
+/// otherwise, so chat without a web address reads exactly as before.
+pub fn with_link(app: &App, realm: Id, page: Linked<'_>, line: String) -> String {
+    match link(app, realm, page) {
+        Some(url) => format!("{line} {url}"),
+        None => line,
+    }
+}
+
+/// A line saying where the full page is, when `[web] base_url` is set.
+pub fn full_page(app: &App, realm: Id, page: Linked<'_>) -> Option<String> {
+    link(app, realm, page).map(|url| format!("The full page: {url}"))
+}
+
 /// The site: every page, the JSON under `/api`, the assets, and a 404 page for anything else;
 /// every response with the security headers.
 pub fn router(app: Arc<App>) -> Router {
