@@ -90,6 +90,8 @@ pub struct App {
     pub confirmations: crate::confirm::Confirmations,
     /// What was said where, for whoever listens (the web's live pages).
     pub said: tokio::sync::broadcast::Sender<Said>,
+    /// How many times a channel has spoken: what the web's pages keep is good until it moves.
+    spoken: std::sync::atomic::AtomicU64,
 }
 
 impl App {
@@ -115,6 +117,7 @@ impl App {
             events: None,
             confirmations: crate::confirm::Confirmations::default(),
             said: tokio::sync::broadcast::channel(1024).0,
+            spoken: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -273,12 +276,19 @@ impl App {
 
     /// Tells the listeners, if any, that `channel` of `realm` just spoke.
     pub fn spoke(&self, realm: &str, channel: &str) {
+        self.spoken
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if self.said.receiver_count() > 0 {
             let _ = self.said.send(Said {
                 realm: realm.to_string(),
                 channel: channel.to_string(),
             });
         }
+    }
+
+    /// How many times a channel has spoken so far ([`App::spoke`]).
+    pub fn spoken(&self) -> u64 {
+        self.spoken.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Writes events to the `--events` sink, if any, with knights by display name.

@@ -432,8 +432,8 @@ async fn next_event(body: &mut Body, kind: &str) -> String {
 }
 
 // Live: an open fight's event stream sends the step a move makes, read from the books when
-// the hub says the channel spoke, and `changed` when the fight ends; the tournament page's
-// stream is open while it is scheduled.
+// the hub says the channel spoke, and `changed` when the fight ends; the standings the site
+// keeps are read again once the books moved.
 #[tokio::test]
 async fn a_live_fight_page_receives_the_step_a_move_makes() {
     let books = realm_books().await;
@@ -444,7 +444,31 @@ async fn a_live_fight_page_receives_the_step_a_move_makes() {
         vec!['/'],
     );
     hub.restore("local").await.unwrap();
-    let response = herald_bot::web::router(app.clone())
+    let site = herald_bot::web::router(app.clone());
+    let honor_of_eoin = || async {
+        let response = site
+            .clone()
+            .oneshot(
+                Request::get("/api/r/local/standings")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        json["knights"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == "Eoin")
+            .unwrap()["hp"]
+            .as_f64()
+            .unwrap()
+    };
+    let before = honor_of_eoin().await;
+    let response = site
+        .clone()
         .oneshot(
             Request::get("/r/local/fights/4/live?from=1")
                 .body(Body::empty())
@@ -480,6 +504,8 @@ async fn a_live_fight_page_receives_the_step_a_move_makes() {
         hub.answer(&say(user, text), Rights::default()).await;
     }
     assert_eq!(next_event(&mut body, "changed").await, "ended");
+    // The standings kept by the site moved with the books: Eoin's practice win of the day.
+    assert_eq!(honor_of_eoin().await, before + 1.0);
     drop(body);
     // A closed connection is gone: the channel has no listener left once the stream is dropped.
     assert_eq!(app.said.receiver_count(), 0);

@@ -22,7 +22,7 @@ pub struct RealmRow {
 }
 
 /// The order of the standings (`?sort=`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sort {
     /// Most Honor first (the default).
     Honor,

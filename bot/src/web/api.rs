@@ -41,9 +41,7 @@ pub async fn standings(
     let sort = Sort::from_param(q.get("sort").map(String::as_str));
     let page_no = page::page_number(q.get("page"));
     let (rows, total) = web
-        .app
-        .store
-        .web_standings(id, sort, (page_no - 1) * PAGE_ROWS, PAGE_ROWS)
+        .standings(id, sort, (page_no - 1) * PAGE_ROWS, PAGE_ROWS)
         .await?;
     let knights: Vec<Value> = rows
         .iter()

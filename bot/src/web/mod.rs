@@ -19,6 +19,7 @@ mod tournament;
 pub use page::segment;
 
 use crate::app::App;
+use crate::store::web::{Sort, StandingRow};
 use crate::store::Id;
 use anyhow::{Context, Result};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -38,6 +39,9 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 pub struct Web {
     app: Arc<App>,
     odds: Mutex<HashMap<String, Arc<odds::Figures>>>,
+    /// Each realm's standings in each order, with [`App::spoken`] when they were read: good
+    /// until a channel speaks again (every change to the books comes with a line of chat).
+    standings: Mutex<HashMap<(Id, Sort), (u64, Arc<Vec<StandingRow>>)>>,
 }
 
 /// A page Herald names in chat ([`link`]).
@@ -90,6 +94,7 @@ pub fn router(app: Arc<App>) -> Router {
     let web = Arc::new(Web {
         app,
         odds: Mutex::new(HashMap::new()),
+        standings: Mutex::new(HashMap::new()),
     });
     Router::new()
         .route("/", get(realm::index))
@@ -206,6 +211,48 @@ impl IntoResponse for Oops {
 pub type Answer = std::result::Result<Response, Oops>;
 
 impl Web {
+    /// A page of the realm's standings in `sort` order, from what is kept while the books have
+    /// not moved; and how many knights there are.
+    async fn standings(
+        &self,
+        realm: Id,
+        sort: Sort,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<StandingRow>, i64)> {
+        let now = self.app.spoken();
+        let kept = self
+            .standings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(realm, sort))
+            .filter(|(at, _)| *at == now)
+            .map(|(_, rows)| rows.clone());
+        let rows = match kept {
+            Some(rows) => rows,
+            None => {
+                let (rows, _) = self
+                    .app
+                    .store
+                    .web_standings(realm, sort, 0, i64::MAX)
+                    .await?;
+                let rows = Arc::new(rows);
+                self.standings
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert((realm, sort), (now, rows.clone()));
+                rows
+            }
+        };
+        let from = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(rows.len());
+        let to = from
+            .saturating_add(usize::try_from(limit).unwrap_or(0))
+            .min(rows.len());
+        Ok((rows[from..to].to_vec(), rows.len() as i64))
+    }
+
     /// The realm's id by name, or the 404.
     async fn realm(&self, name: &str) -> std::result::Result<Id, Oops> {
         self.app
