@@ -41,8 +41,11 @@ pub struct Web {
     odds: Mutex<HashMap<String, Arc<odds::Figures>>>,
     /// Each realm's standings in each order, with [`App::spoken`] when they were read: good
     /// until a channel speaks again (every change to the books comes with a line of chat).
-    standings: Mutex<HashMap<(Id, Sort), (u64, Arc<Vec<StandingRow>>)>>,
+    standings: Mutex<HashMap<(Id, Sort), Kept>>,
 }
+
+/// Standings as read, with [`App::spoken`] at the time.
+type Kept = (u64, Arc<Vec<StandingRow>>);
 
 /// A page Herald names in chat ([`link`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
