@@ -557,3 +557,69 @@ async fn chat_carries_the_pages_links_when_base_url_is_set() {
         .expect_not("https://")
         .expect_not("The full page");
 }
+
+// `[web]`: on by default at 127.0.0.1:8080 with no base_url; a bind that is no address is
+// refused with the key named.
+#[test]
+fn the_web_configuration_and_its_defaults() {
+    let config = Config::default();
+    assert!(config.web.enabled);
+    assert_eq!(config.web.bind, "127.0.0.1:8080");
+    assert_eq!(config.web.base_url, "");
+    let bad: Config = toml::from_str("[web]\nbind = \"everywhere\"\n").unwrap();
+    let err = bad.check().unwrap_err().to_string();
+    assert!(err.contains("[web] bind = \"everywhere\""), "{err}");
+}
+
+// `herald run` serves the pages on its runtime and prints where; the page answers from the
+// books it keeps (a knight made in its console room), until the room is left.
+#[tokio::test]
+async fn herald_run_serves_the_pages_and_says_where() {
+    use std::io::{BufRead, BufReader, Write};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let books = Books::new();
+    let config = books.dir.path().join("herald.toml");
+    std::fs::write(&config, "[web]\nbind = \"127.0.0.1:0\"\n").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .arg("run")
+        .arg("--config")
+        .arg(&config)
+        .arg("--db")
+        .arg(books.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("herald runs");
+    let mut input = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let addr = first
+        .strip_prefix("Herald serves the realm on the web at http://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("{first}"))
+        .to_string();
+    writeln!(
+        input,
+        "dana: {}",
+        &DARA_AND_EOIN.lines().nth(1).unwrap()["dana: ".len()..]
+    )
+    .unwrap();
+    input.flush().unwrap();
+    let dubbed = lines
+        .by_ref()
+        .map(Result::unwrap)
+        .find(|l| l.contains("is dubbed"));
+    assert!(dubbed.is_some());
+    let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    stream
+        .write_all(b"GET /r/local HTTP/1.0\r\nHost: herald\r\n\r\n")
+        .await
+        .unwrap();
+    let mut page = String::new();
+    stream.read_to_string(&mut page).await.unwrap();
+    assert!(page.starts_with("HTTP/1.0 200"), "{page}");
+    assert!(page.contains("href=\"/r/local/knights/Dara\""), "{page}");
+    drop(input);
+    child.wait().unwrap();
+}
