@@ -623,3 +623,52 @@ async fn herald_run_serves_the_pages_and_says_where() {
     drop(input);
     child.wait().unwrap();
 }
+
+// A tournament's page follows it live: its stream says `changed` when a knight enters.
+#[tokio::test]
+async fn a_tournament_page_hears_an_entry() {
+    let books = realm_books().await;
+    let app = app(&books).await;
+    let hub = Hub::manual(
+        app.clone(),
+        Arc::new(Clock::manual("2026-12-02T10:00:00Z".parse().unwrap())),
+        vec!['/'],
+    );
+    let say = |channel: &str, user: &str, text: &str| Incoming {
+        realm: "local".into(),
+        channel: channel.into(),
+        user: user.into(),
+        text: text.into(),
+    };
+    let scheduled = hub
+        .answer(
+            &say("#yard", "mod", "/tournament schedule \"Spring Lists\" 2026-12-20T11:00:00Z --channel #lists --force"),
+            Rights::default(),
+        )
+        .await;
+    assert!(
+        scheduled.lines.iter().any(|l| l.contains("Spring Lists")),
+        "{scheduled:?}"
+    );
+    get(&app, "/r/local/tournaments/2")
+        .await
+        .ok("tournament 2")
+        .has("data-live=\"/r/local/tournaments/2/live\"");
+    let response = herald_bot::web::router(app.clone())
+        .oneshot(
+            Request::get("/r/local/tournaments/2/live")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let mut body = response.into_body();
+    let entered = hub
+        .answer(&say("#lists", "dana", "/enter"), Rights::default())
+        .await;
+    assert!(
+        entered.lines.iter().any(|l| l.contains("enters")),
+        "{entered:?}"
+    );
+    assert_eq!(next_event(&mut body, "changed").await, "moved");
+}

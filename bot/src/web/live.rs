@@ -118,7 +118,8 @@ pub async fn tournament(
     sse(stream)
 }
 
-/// What a tournament's page shows that can move: its state and status, its fights' ends.
+/// What a tournament's page shows that can move: its state and status, its entries, its
+/// fights' ends.
 async fn snapshot(web: &Web, realm: crate::store::Id, id: crate::store::Id) -> String {
     let t = web.app.store.tournament(id).await.ok().flatten();
     let fights = web
@@ -127,9 +128,11 @@ async fn snapshot(web: &Web, realm: crate::store::Id, id: crate::store::Id) -> S
         .web_tournament_fights(realm, id)
         .await
         .unwrap_or_default();
+    let entrants = web.app.store.web_entrants(id).await.unwrap_or_default();
     format!(
-        "{:?}{:?}{:?}",
+        "{:?}{:?}{:?}{:?}",
         t.map(|t| (t.status, t.state)),
+        entrants,
         fights.len(),
         fights.last().map(|f| f.ended_at.clone())
     )
