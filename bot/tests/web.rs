@@ -122,6 +122,8 @@ async fn every_page_and_api_route_reads_the_books() {
         .await
         .ok("a Tourney bout")
         .has("The Tourney")
+        // Each side's sheet as it started: Gimby's strength 5.
+        .has("<dt>knights.sheet.strength</dt><dd>5</dd>")
         .has("id=\"verify\"");
     get(&app, "/r/local/fights/4")
         .await

@@ -81,21 +81,35 @@ fn event_words(event: &Value) -> String {
     }
 }
 
-/// A sheet of JSON as label/value pairs, nested keys joined by dots.
-fn flatten(prefix: &str, value: &Value, out: &mut Vec<(String, String)>) {
+/// A setup of JSON as label/value pairs, nested keys joined by dots, each with the side it
+/// belongs to: the first index of a list of objects (the two fighters) names the side; what
+/// no side owns (the house tables) has none.
+fn flatten(
+    prefix: &str,
+    value: &Value,
+    side: Option<usize>,
+    out: &mut Vec<(String, String, Option<usize>)>,
+) {
+    let key = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
     match value {
         Value::Object(map) => {
             for (k, v) in map {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                flatten(&key, v, out);
+                flatten(&key(k), v, side, out);
             }
         }
-        Value::String(s) => out.push((prefix.to_string(), s.clone())),
-        other => out.push((prefix.to_string(), other.to_string())),
+        Value::Array(items) if side.is_none() && items.iter().all(Value::is_object) => {
+            for (i, v) in items.iter().enumerate() {
+                flatten(prefix, v, Some(i), out);
+            }
+        }
+        Value::String(s) => out.push((prefix.to_string(), s.clone(), side)),
+        other => out.push((prefix.to_string(), other.to_string(), side)),
     }
 }
 
@@ -162,24 +176,13 @@ pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
     }
     let bout = store.bout(f.id).await?;
     let names = f.fighters.clone();
+    let mut rows = Vec::new();
+    flatten("", &bout.setup, None, &mut rows);
     let sheets = [0, 1].map(|i| {
-        let mut rows = Vec::new();
-        flatten("", &bout.setup, &mut rows);
-        // A setup holds both sides; each column shows its side's part, and what they share.
-        let side = ["challenger", "challenged"][i];
-        let other = ["challenged", "challenger"][i];
-        let keys = [format!("{i}"), side.to_string(), format!("fighters.{i}")];
-        let mine: Vec<_> = rows
-            .iter()
-            .filter(|(k, _)| keys.iter().any(|p| k.starts_with(p.as_str())))
-            .cloned()
-            .collect();
-        if mine.is_empty() {
-            rows.retain(|(k, _)| !k.starts_with(other));
-            rows
-        } else {
-            mine
-        }
+        rows.iter()
+            .filter(|(_, _, side)| *side == Some(i))
+            .map(|(k, v, _)| (k.clone(), v.clone()))
+            .collect()
     });
     let told = match crate::games::told(&web.app.config, &bout, &names) {
         Some(told) => told?,
