@@ -63,6 +63,8 @@ COPY config.example.toml /usr/share/doc/herald/config.example.toml
 USER herald
 WORKDIR /data
 VOLUME ["/data"]
+# The realm's web pages ([web] bind = "0.0.0.0:8080" inside the container).
+EXPOSE 8080
 ENV HERALD_LOG=info
 ENTRYPOINT ["herald"]
 CMD ["run", "--config", "/config/herald.toml"]

@@ -23,6 +23,16 @@ pub struct Rights {
     pub moderator: bool,
 }
 
+/// Something was said in a channel (an answer, or a timeout's lines): the web's live pages
+/// re-read the books of that channel when they hear it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    /// The realm's name.
+    pub realm: String,
+    /// The channel.
+    pub channel: String,
+}
+
 /// The realm of the console room and of transcripts.
 pub const LOCAL_REALM: &str = "local";
 
@@ -78,6 +88,10 @@ pub struct App {
     events: Option<Mutex<Box<dyn Write + Send>>>,
     /// Acts that cannot be undone, asked and awaiting `/confirm` (R173).
     pub confirmations: crate::confirm::Confirmations,
+    /// What was said where, for whoever listens (the web's live pages).
+    pub said: tokio::sync::broadcast::Sender<Said>,
+    /// How many times a channel has spoken: what the web's pages keep is good until it moves.
+    spoken: std::sync::atomic::AtomicU64,
 }
 
 impl App {
@@ -102,6 +116,8 @@ impl App {
             realms: Mutex::new(HashMap::new()),
             events: None,
             confirmations: crate::confirm::Confirmations::default(),
+            said: tokio::sync::broadcast::channel(1024).0,
+            spoken: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -135,6 +151,16 @@ impl App {
             .unwrap_or_else(|e| e.into_inner())
             .insert(name.to_string(), id);
         Ok(id)
+    }
+
+    /// The name of a realm this process has looked up by name ([`App::realm`]).
+    pub fn realm_name(&self, id: Id) -> Option<String> {
+        self.realms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(_, &r)| r == id)
+            .map(|(name, _)| name.clone())
     }
 
     /// The calendar day (YYYY-MM-DD) of `at` in the realm's time zone (R25).
@@ -246,6 +272,23 @@ impl App {
         for k in knights {
             enlisted.remove(k);
         }
+    }
+
+    /// Tells the listeners, if any, that `channel` of `realm` just spoke.
+    pub fn spoke(&self, realm: &str, channel: &str) {
+        self.spoken
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if self.said.receiver_count() > 0 {
+            let _ = self.said.send(Said {
+                realm: realm.to_string(),
+                channel: channel.to_string(),
+            });
+        }
+    }
+
+    /// How many times a channel has spoken so far ([`App::spoke`]).
+    pub fn spoken(&self) -> u64 {
+        self.spoken.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Writes events to the `--events` sink, if any, with knights by display name.

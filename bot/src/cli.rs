@@ -167,13 +167,13 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
         Cmd::Run { common } => {
             let (config, db) = config_and_db(&common)?;
             if config.irc.is_none() && config.discord.is_none() {
-                return run_console(config, &db, None).await;
+                return run_console(config, &db, None, true).await;
             }
             run_transports(config, &db).await
         }
         Cmd::Console { common, seed } => {
             let (config, db) = config_and_db(&common)?;
-            run_console(config, &db, seed).await
+            run_console(config, &db, seed, false).await
         }
         Cmd::Script {
             file,
@@ -265,12 +265,15 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
     }
 }
 
-async fn run_console(config: Config, db: &Path, seed: Option<u64>) -> Result<()> {
+async fn run_console(config: Config, db: &Path, seed: Option<u64>, web: bool) -> Result<()> {
     let store = Store::open(db).await?;
     let channel = config.console.channel.clone();
     let nick = config.console.nick.clone();
     let prefixes = config.console.prefixes.clone();
     let app = Arc::new(App::new(store, config, seed)?);
+    if web {
+        start_web(&app).await;
+    }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let hub = Hub::live(app, Arc::new(Clock::live()), prefixes, tx);
     console::run(&hub, &channel, &nick, rx).await
@@ -283,6 +286,7 @@ async fn run_transports(config: Config, db: &Path) -> Result<()> {
     let irc_config = config.irc.clone();
     let discord_config = config.discord.clone();
     let app = Arc::new(App::new(store, config, None)?);
+    start_web(&app).await;
     let clock = Arc::new(Clock::live());
     let mut transports = tokio::task::JoinSet::new();
     let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -333,6 +337,20 @@ async fn run_transports(config: Config, db: &Path) -> Result<()> {
     })
     .await;
     result
+}
+
+/// Serves the realm's web pages when `[web] enabled` (the default) and says where. An address
+/// already taken turns the pages off with a warning: the chat goes on without them.
+async fn start_web(app: &Arc<App>) {
+    if !app.config.web.enabled {
+        return;
+    }
+    match crate::web::serve(app.clone()).await {
+        Ok(addr) => println!("Herald serves the realm on the web at http://{addr}/"),
+        Err(e) => eprintln!(
+            "herald: the web pages are off: {e:#} (set [web] bind to a free address, or enabled = false)"
+        ),
+    }
 }
 
 /// Completes on Ctrl-C, or on SIGTERM where there is one (`docker stop`).

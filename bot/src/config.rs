@@ -38,6 +38,31 @@ pub struct Config {
     /// Psionic combat's house data (`[powerpool]`: PC34's budget, PC31's round limit), read
     /// by that game's folder.
     pub powerpool: Option<toml::Value>,
+    /// The realm on the web: the pages `herald run` serves.
+    pub web: WebConfig,
+}
+
+/// `[web]`: the read-only pages `herald run` serves.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebConfig {
+    /// Whether `herald run` serves the pages.
+    pub enabled: bool,
+    /// The address to listen on.
+    pub bind: String,
+    /// The pages' address as players reach them (`https://herald.example.org`), for the links
+    /// Herald says in chat; empty says none.
+    pub base_url: String,
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        WebConfig {
+            enabled: true,
+            bind: "127.0.0.1:8080".into(),
+            base_url: String::new(),
+        }
+    }
 }
 
 /// `[games]`: the game channels play unless a moderator chose another (`/game ID`).
@@ -341,6 +366,12 @@ impl Config {
         }
         self.games.check()?;
         crate::games::check(self)?;
+        if self.web.bind.parse::<std::net::SocketAddr>().is_err() {
+            bail!(
+                "[web] bind = \"{}\" is not an address and port, such as \"127.0.0.1:8080\"",
+                self.web.bind
+            );
+        }
         Ok(())
     }
 

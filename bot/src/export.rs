@@ -122,7 +122,8 @@ const BETWEEN_FIGHTS: &[(&str, &str)] = &[
     ),
 ];
 
-fn points(halves: i64) -> Value {
+/// Points from half points: a whole number when whole, else one decimal (`2.5`).
+pub(crate) fn points(halves: i64) -> Value {
     if halves % 2 == 0 {
         json!(halves / 2)
     } else {

@@ -37,12 +37,6 @@ pub async fn handle(
     }
 }
 
-/// The fight's web page, once Herald serves its fights on the web: the one place `/fight N`
-/// gets its link from. There are no web pages yet, so there is no link.
-fn web_link(_fight: Id) -> Option<String> {
-    None
-}
-
 /// A time of the books in the realm's time zone, to the minute.
 fn when(app: &App, at: &str) -> String {
     match DateTime::parse_from_rfc3339(at) {
@@ -136,9 +130,11 @@ async fn fight(app: &App, realm: Id, id: Id) -> Result<Lines> {
             f.seed_hash
         ),
     });
-    if let Some(link) = web_link(f.id) {
-        lines.push(link);
-    }
+    lines.extend(crate::web::full_page(
+        app,
+        realm,
+        crate::web::Linked::Fight(f.id),
+    ));
     Ok(lines)
 }
 

@@ -178,7 +178,8 @@ impl Hub {
             .outbox
             .clone()
             .map(|out| (self.clock.clone(), out, realm.to_string()));
-        tokio::spawn(actor(session, rx, self.clock.clone(), timers));
+        let spoke = self.app.clone();
+        tokio::spawn(actor(session, rx, self.clock.clone(), timers, spoke));
         sessions.insert(key, tx.clone());
         Ok(tx)
     }
@@ -240,6 +241,7 @@ impl Hub {
         let answer = self
             .ask(&incoming.realm, &incoming.channel, msg, answer)
             .await;
+        self.app.spoke(&incoming.realm, &incoming.channel);
         if scheduled {
             match self
                 .load_tournaments(&incoming.realm, Some(&incoming.channel), true)
@@ -429,6 +431,7 @@ impl Hub {
                     text,
                 });
             }
+            self.app.spoke(&key.0, &key.1);
         }
         if to > self.clock.now() {
             self.clock.set(to);
@@ -442,6 +445,7 @@ async fn actor(
     mut rx: mpsc::Receiver<Box<Msg>>,
     clock: Arc<Clock>,
     timers: Option<(Arc<Clock>, mpsc::UnboundedSender<Outgoing>, String)>,
+    spoke: Arc<App>,
 ) {
     loop {
         let wake = match (&timers, session.next_deadline()) {
@@ -500,6 +504,7 @@ async fn actor(
                     for text in Box::pin(session.on_deadline(clock.now())).await {
                         let _ = out.send(Outgoing { realm: realm.clone(), channel: session.channel().to_string(), text });
                     }
+                    spoke.spoke(realm, session.channel());
                 }
             }
         }

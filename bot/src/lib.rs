@@ -33,6 +33,7 @@ pub mod simulate;
 pub mod store;
 pub mod transport;
 pub mod verify;
+pub mod web;
 
 // PsiKnight's books in chat, where the tests have always found them.
 pub use games::psiknight::{desk, office};

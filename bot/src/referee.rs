@@ -1049,11 +1049,13 @@ impl<G: Game> Referee<G> {
                 members,
             })
             .await?;
-        let lines = vec![format!(
+        let over = format!(
             "Fight #{} is over. Dice seed: {}",
             f.id,
             hex::encode(f.seed)
-        )];
+        );
+        let fight = crate::web::Linked::Fight(f.id);
+        let lines = vec![crate::web::with_link(&self.app, self.realm, fight, over)];
         Ok(Some(lines))
     }
 

@@ -561,3 +561,66 @@ pub fn check(config: &Config) -> Result<()> {
 pub fn ids() -> String {
     GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
 }
+
+/// A character's sheet and state as its game shows them (`/sheet`), for the web pages; `None`
+/// for a game this list does not know.
+pub fn sheet_lines(config: &Config, character: &Character) -> Option<Result<Vec<String>>> {
+    fn of<G: Game>(config: &Config, character: &Character) -> Result<Vec<String>> {
+        G::new(config)?.sheet_lines(character)
+    }
+    Some(match character.game.as_str() {
+        tourney::Tourney::ID => of::<tourney::Tourney>(config, character),
+        pfpduel::PfpDuel::ID => of::<pfpduel::PfpDuel>(config, character),
+        psimorphs::PsiMorphs::ID => of::<psimorphs::PsiMorphs>(config, character),
+        powerpool::PowerPool::ID => of::<powerpool::PowerPool>(config, character),
+        _ => return None,
+    })
+}
+
+/// A fight of a game on the seam replayed from its seed and decisions, for its web page: each
+/// step's events as the game's JSON, fighters named by `names`; `None` for a game this list
+/// does not know.
+pub fn told(
+    config: &Config,
+    bout: &crate::store::games::OpenBout,
+    names: &[String; 2],
+) -> Option<Result<Vec<Vec<Value>>>> {
+    fn of<G: Game>(
+        config: &Config,
+        bout: &crate::store::games::OpenBout,
+        names: &[String; 2],
+    ) -> Result<Vec<Vec<Value>>> {
+        let game = G::new(config)?;
+        let setup = serde_json::from_value(bout.setup.clone())?;
+        let mut rng = herald_engine::dice::SeededDice::new(bout.seed);
+        let mut steps = bout.steps.iter();
+        let Some(first) = steps.next() else {
+            return Ok(Vec::new());
+        };
+        let mut dice = crate::dice::ReplayDice::new(&mut rng, first.rolls.clone());
+        let (mut fight, events) = G::Fight::start(setup, &mut dice);
+        let json = |events: &[<G::Fight as Fight>::Event]| -> Vec<Value> {
+            events.iter().map(|e| game.event_json(e, names)).collect()
+        };
+        let mut told = vec![json(&events)];
+        for step in steps {
+            let step = step.decoded::<<G::Fight as Fight>::Decision>()?;
+            let (Some(side), Some(decision)) = (step.side, step.decision) else {
+                anyhow::bail!("fight #{} has a step without a decision", bout.id);
+            };
+            let mut dice = crate::dice::ReplayDice::new(&mut rng, step.rolls.clone());
+            let events = fight
+                .decide(side, decision, &mut dice)
+                .map_err(|e| anyhow::anyhow!("fight #{} no longer replays: {e}", bout.id))?;
+            told.push(json(&events));
+        }
+        Ok(told)
+    }
+    Some(match bout.game.as_str() {
+        tourney::Tourney::ID => of::<tourney::Tourney>(config, bout, names),
+        pfpduel::PfpDuel::ID => of::<pfpduel::PfpDuel>(config, bout, names),
+        psimorphs::PsiMorphs::ID => of::<psimorphs::PsiMorphs>(config, bout, names),
+        powerpool::PowerPool::ID => of::<powerpool::PowerPool>(config, bout, names),
+        _ => return None,
+    })
+}

@@ -22,6 +22,7 @@ pub mod games;
 pub mod history;
 pub mod narration;
 pub mod tournaments;
+pub mod web;
 
 /// A database id.
 pub type Id = i64;

@@ -10,6 +10,8 @@ use herald_bot::transport::script;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+pub mod realm;
+
 /// A temporary directory holding a real SQLite file.
 pub struct Books {
     pub dir: tempfile::TempDir,

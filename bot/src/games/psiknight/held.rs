@@ -742,7 +742,7 @@ impl Tiltyard {
         }
         self.app.enlist(&able, &self.channel);
         let names = &self.held[i].names;
-        lines.push(format!(
+        let begins = format!(
             "{} begins{}! {} knights ride in the Lists: {}.",
             t.name,
             t.host
@@ -751,7 +751,9 @@ impl Tiltyard {
                 .unwrap_or_default(),
             able.len(),
             list(names, &able)
-        ));
+        );
+        let page = crate::web::Linked::Tournament(t.id);
+        lines.push(crate::web::with_link(&self.app, self.realm, page, begins));
         lines.push(round_line(&run.lists, names));
         lines.push("Knights, arm a psi power for your matches whenever you like before they start: /psi SKILL, or /psi off (R21).".into());
         self.held[i].run = Some(run);
@@ -1145,11 +1147,13 @@ impl Tiltyard {
                 names.extend(chat::names(&self.app, [a.knight]).await?);
             }
         }
-        let mut lines = vec![format!(
+        let over = format!(
             "{} is over. The Lists: {}.",
             t.name,
             placings(&run.lists, &names)
-        )];
+        );
+        let page = crate::web::Linked::Tournament(t.id);
+        let mut lines = vec![crate::web::with_link(&self.app, self.realm, page, over)];
         let mut everyone: Vec<Id> = run.lists.entrants().to_vec();
         if let Some(m) = run.melee() {
             let winner = match m.winner() {

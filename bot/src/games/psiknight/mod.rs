@@ -807,11 +807,13 @@ impl Tiltyard {
                 .await?,
             );
         }
-        lines.push(format!(
+        let over = format!(
             "Fight #{} is over. Dice seed: {}",
             f.id,
             hex::encode(f.seed)
-        ));
+        );
+        let fight = crate::web::Linked::Fight(f.id);
+        lines.push(crate::web::with_link(&self.app, self.realm, fight, over));
         if let Some(next) = next {
             lines.extend(self.take_tournament_result(next));
         }

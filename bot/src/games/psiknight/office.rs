@@ -1532,6 +1532,8 @@ async fn ledger(
             command(page + 1)
         ));
     }
+    let knight = crate::web::Linked::Knight(&k.sheet.name);
+    lines.extend(crate::web::full_page(ctx.app, ctx.realm, knight));
     Ok(lines)
 }
 
@@ -1578,6 +1580,8 @@ async fn standings(ctx: &Ctx<'_>, by: By) -> Result<Lines> {
     if rows.len() > STANDINGS_LINES {
         lines.push(format!("... and {} more.", rows.len() - STANDINGS_LINES));
     }
+    let page = crate::web::Linked::Standings;
+    lines.extend(crate::web::full_page(ctx.app, ctx.realm, page));
     Ok(lines)
 }
 

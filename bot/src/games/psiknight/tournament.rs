@@ -577,6 +577,8 @@ pub async fn bracket(app: &App, realm: Id) -> Result<Lines> {
             .lines()
             .map(str::to_string),
     );
+    let page = crate::web::Linked::Tournament(t.id);
+    lines.extend(crate::web::full_page(app, realm, page));
     Ok(lines)
 }
 

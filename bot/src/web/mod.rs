@@ -1,0 +1,298 @@
+//! The realm on the web: read-only pages and JSON served by `herald run` from the same books
+//! (standings, knights and characters, tournaments, fight replays, odds), with live updates by
+//! server-sent events. Nothing here writes to the books.
+//!
+//! `page.rs` holds the layout and what every page shares; one module per family of pages:
+//! `realm.rs` (the realms and the standings), `knight.rs` (a knight's or a character's page),
+//! `tournament.rs`, `fight.rs` (the replay), `odds.rs`, `api.rs` (the JSON), `live.rs` (the
+//! events). `assets/` is embedded in the binary.
+
+mod api;
+mod fight;
+mod knight;
+mod live;
+mod odds;
+mod page;
+mod realm;
+mod tournament;
+
+pub use page::segment;
+
+use crate::app::App;
+use crate::store::web::{Sort, StandingRow};
+use crate::store::Id;
+use anyhow::{Context, Result};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+/// The policy every response carries: scripts, styles and images only from this site, no
+/// inline script, no framing.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+     connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// What the handlers share: the books and the odds already simulated.
+pub struct Web {
+    app: Arc<App>,
+    odds: Mutex<HashMap<String, Arc<odds::Figures>>>,
+    /// Each realm's standings in each order, with [`App::spoken`] when they were read: good
+    /// until a channel speaks again (every change to the books comes with a line of chat).
+    standings: Mutex<HashMap<(Id, Sort), Kept>>,
+}
+
+/// Standings as read, with [`App::spoken`] at the time.
+type Kept = (u64, Arc<Vec<StandingRow>>);
+
+/// A page Herald names in chat ([`link`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linked<'a> {
+    /// A fight's replay.
+    Fight(Id),
+    /// A tournament's page.
+    Tournament(Id),
+    /// The realm's standings.
+    Standings,
+    /// A knight's page (sheet and ledger).
+    Knight(&'a str),
+}
+
+/// The full address of a page of `realm` as players reach it, when `[web] base_url` is set;
+/// `None` otherwise (chat then says no link). The one place chat gets its links from.
+pub fn link(app: &App, realm: Id, page: Linked<'_>) -> Option<String> {
+    let base = app.config.web.base_url.trim().trim_end_matches('/');
+    if base.is_empty() || !app.config.web.enabled {
+        return None;
+    }
+    let realm = app.realm_name(realm)?;
+    let path = match page {
+        Linked::Fight(id) => page::fight_path(&realm, id),
+        Linked::Tournament(id) => page::tournament_path(&realm, id),
+        Linked::Standings => page::realm_path(&realm),
+        Linked::Knight(name) => page::knight_path(&realm, name),
+    };
+    Some(format!("{base}{path}"))
+}
+
+/// `line` with the page's link after it when `[web] base_url` is set; `line` as it was
+/// otherwise, so chat without a web address reads exactly as before.
+pub fn with_link(app: &App, realm: Id, page: Linked<'_>, line: String) -> String {
+    match link(app, realm, page) {
+        Some(url) => format!("{line} {url}"),
+        None => line,
+    }
+}
+
+/// A line saying where the full page is, when `[web] base_url` is set.
+pub fn full_page(app: &App, realm: Id, page: Linked<'_>) -> Option<String> {
+    link(app, realm, page).map(|url| format!("The full page: {url}"))
+}
+
+/// The site: every page, the JSON under `/api`, the assets, and a 404 page for anything else;
+/// every response with the security headers.
+pub fn router(app: Arc<App>) -> Router {
+    let web = Arc::new(Web {
+        app,
+        odds: Mutex::new(HashMap::new()),
+        standings: Mutex::new(HashMap::new()),
+    });
+    Router::new()
+        .route("/", get(realm::index))
+        .route("/r/{realm}", get(realm::standings))
+        .route("/r/{realm}/knights/{name}", get(knight::knight))
+        .route(
+            "/r/{realm}/characters/{game}/{name}",
+            get(knight::character),
+        )
+        .route("/r/{realm}/tournaments", get(tournament::list))
+        .route("/r/{realm}/tournaments/{id}", get(tournament::one))
+        .route("/r/{realm}/tournaments/{id}/live", get(live::tournament))
+        .route("/r/{realm}/fights/{id}", get(fight::replay))
+        .route("/r/{realm}/fights/{id}/live", get(live::fight))
+        .route("/r/{realm}/odds", get(odds::page))
+        .route("/api/realms", get(api::realms))
+        .route("/api/r/{realm}/standings", get(api::standings))
+        .route("/api/r/{realm}/knights/{name}", get(api::knight))
+        .route("/api/r/{realm}/characters", get(api::characters))
+        .route("/api/r/{realm}/tournaments", get(api::tournaments))
+        .route("/api/r/{realm}/tournaments/{id}", get(api::tournament))
+        .route("/api/r/{realm}/fights/{id}", get(api::fight))
+        .route("/assets/{file}", get(page::asset))
+        .fallback(|| async { Oops::NotFound("page".into()) })
+        .layer(axum::middleware::map_response(secure))
+        .with_state(web)
+}
+
+async fn secure(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
+}
+
+/// Listens on `[web] bind` and serves the site until the process ends; returns the address
+/// it listens on. Refuses (with the reason) when the address cannot be had.
+pub async fn serve(app: Arc<App>) -> Result<SocketAddr> {
+    let bind = app.config.web.bind.clone();
+    let listener = tokio::net::TcpListener::bind(&bind)
+        .await
+        .with_context(|| format!("cannot listen on {bind}"))?;
+    let addr = listener.local_addr()?;
+    let site = router(app);
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, site).await {
+            tracing::error!("the web server stopped: {e}");
+        }
+    });
+    Ok(addr)
+}
+
+/// Why a page is not shown.
+#[derive(Debug)]
+pub enum Oops {
+    /// Nothing of that name: the 404 page, saying what was not found.
+    NotFound(String),
+    /// The books could not be read.
+    Failed(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Oops {
+    fn from(e: anyhow::Error) -> Oops {
+        Oops::Failed(e)
+    }
+}
+
+impl IntoResponse for Oops {
+    fn into_response(self) -> Response {
+        match self {
+            Oops::NotFound(what) => (
+                StatusCode::NOT_FOUND,
+                page::layout(
+                    "Not found",
+                    None,
+                    maud::html! {
+                        h1 { "Not found" }
+                        p { "There is no such " (what) " in the books. " a href="/" { "The realms" } " list what there is." }
+                    },
+                ),
+            )
+                .into_response(),
+            Oops::Failed(e) => {
+                tracing::error!("a web page failed: {e:#}");
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    page::layout(
+                        "The books are busy",
+                        None,
+                        maud::html! {
+                            h1 { "The books could not be read" }
+                            p { "Herald could not read the books just now. Please try again." }
+                        },
+                    ),
+                )
+                    .into_response()
+            }
+        }
+    }
+}
+
+/// A handler's answer.
+pub type Answer = std::result::Result<Response, Oops>;
+
+impl Web {
+    /// A page of the realm's standings in `sort` order, from what is kept while the books have
+    /// not moved; and how many knights there are.
+    async fn standings(
+        &self,
+        realm: Id,
+        sort: Sort,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<StandingRow>, i64)> {
+        let now = self.app.spoken();
+        let kept = self
+            .standings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(realm, sort))
+            .filter(|(at, _)| *at == now)
+            .map(|(_, rows)| rows.clone());
+        let rows = match kept {
+            Some(rows) => rows,
+            None => {
+                let (rows, _) = self
+                    .app
+                    .store
+                    .web_standings(realm, sort, 0, i64::MAX)
+                    .await?;
+                let rows = Arc::new(rows);
+                self.standings
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert((realm, sort), (now, rows.clone()));
+                rows
+            }
+        };
+        let from = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(rows.len());
+        let to = from
+            .saturating_add(usize::try_from(limit).unwrap_or(0))
+            .min(rows.len());
+        Ok((rows[from..to].to_vec(), rows.len() as i64))
+    }
+
+    /// The realm's id by name, or the 404.
+    async fn realm(&self, name: &str) -> std::result::Result<Id, Oops> {
+        self.app
+            .store
+            .web_realm(name)
+            .await?
+            .ok_or_else(|| Oops::NotFound("realm".into()))
+    }
+}
+
+/// A tournament's status as the books write it.
+fn status_word(status: crate::store::tournaments::Status) -> &'static str {
+    use crate::store::tournaments::Status;
+    match status {
+        Status::Scheduled => "scheduled",
+        Status::Running => "running",
+        Status::Finished => "finished",
+        Status::Cancelled => "cancelled",
+    }
+}
+
+/// A fight's or tournament's number from its path; anything else is not found.
+fn number(text: &str, what: &str) -> std::result::Result<Id, Oops> {
+    text.trim_start_matches('#')
+        .parse::<Id>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| Oops::NotFound(what.into()))
+}
+
+/// A player's name as a page may show it: the nick, but never a Discord user id (a number),
+/// nor an IRC hostmask's user and host.
+pub fn shown_owner(user: &str) -> Option<&str> {
+    let nick = user.split('!').next().unwrap_or(user);
+    if nick.is_empty() || nick.chars().all(|c| c.is_ascii_digit()) {
+        None
+    } else {
+        Some(nick)
+    }
+}

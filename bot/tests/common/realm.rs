@@ -1,0 +1,68 @@
+//! The books of a small realm for the web's tests: fights of two games, a tournament, an open
+//! fight, and knights with the names no chat command accepts.
+
+use super::*;
+
+/// Moderators, and a channel that plays The Tourney.
+pub const CONFIG: &str = "[permissions]\nmoderators = [\"mod\"]\nadmins = [\"mod\"]\n\
+[games.channels]\n\"#tourney\" = \"tourney\"\n";
+
+/// Fight #1: Eoin unhorses Dara in a practice joust (every die scripted, as in fights.rs);
+/// tournament #1 with its Lists match (fight #2); fight #3: a Tourney bout; fight #4: a joust
+/// left open in #open at Dara's first prompt.
+pub fn realm_transcript() -> String {
+    format!(
+        "{DARA_AND_EOIN}\
+dana: /joust evan
+@dice 90 90 90 20 30 50
+evan: /accept
+dana: /nosweep
+evan: /nosweep
+evan: /high
+evan: /decline
+[#yard] mod: /tournament schedule \"Yule <script>alert(1)</script>\" 2026-12-01T11:00:00Z --channel #lists
+dana: /enter
+evan: /enter
+@clock 2026-12-01T11:00:00Z
+dana: /yield
+evan: /yield
+[#tourney] ann: /knight create Ector
+[#tourney] bo: /knight create Gimby --skill broadsword:4,dagger:1 --strength 5
+[#tourney] ann: /challenge bo
+@dice 4 2
+[#tourney] bo: /accept
+[#tourney] ann: /yield
+xa: /knight create Xa --top observe,dodge,sword --psi hypercognition:20,apportation:20 --monarch seonaid --dame
+xb: /knight create Xb --top lance,shield,ride --psi mesmerism:20,negapsi:20 --monarch llewellyn
+@clock 2026-12-02T10:00:00Z
+[#open] dana: /joust evan
+@dice 90 90 90 20 30 50
+[#open] evan: /accept
+"
+    )
+}
+
+/// The two names no chat command accepts (R122), as an import or older books may hold them.
+pub const XSS: [&str; 2] = [
+    "<script>alert(1)</script>",
+    "\"><img src=x onerror=alert(1)>",
+];
+
+/// The realm's books: the transcript, then the XSS names given to Xa and Xb in SQL.
+pub async fn realm_books() -> Books {
+    let books = Books::new();
+    let run = run_with(&books.path(), CONFIG, &realm_transcript()).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Fight #4").expect("Dame Xa is dubbed");
+    let store = books.store().await;
+    for (old, new) in [("Xa", XSS[0]), ("Xb", XSS[1])] {
+        sqlx::query("UPDATE knights SET name = ?, name_key = ? WHERE name = ?")
+            .bind(new)
+            .bind(new.to_lowercase())
+            .bind(old)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    books
+}
