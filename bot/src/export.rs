@@ -134,7 +134,7 @@ fn points(halves: i64) -> Value {
 /// `ledger`, `fights`, `tournaments`, `characters`, `allegiances`, `hostilities`,
 /// `captivities`, `injuries`, `offers`, `grants`) and `tables`, every stored row.
 pub async fn export(store: &Store) -> Result<Value> {
-    let pool = store.pool();
+    let pool = store.sqlite()?;
     let mut knights = Vec::new();
     for row in sqlx::query(
         "SELECT k.*, u.name AS owner_name, r.name AS realm_name, \
