@@ -95,6 +95,16 @@ pub enum Cmd {
         /// The options every subcommand takes.
         common: Common,
     },
+    /// Moves SQLite books into an empty PostgreSQL database: every table copied, then each
+    /// table's count and the two exports compared.
+    MigrateDb {
+        /// The SQLite file.
+        #[arg(long, value_name = "PATH")]
+        from: PathBuf,
+        /// The PostgreSQL database, `postgres://USER@HOST/NAME`.
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
 }
 
 /// An error that ends the program with a status of its own, not the usual 1 (README, "Command
@@ -238,6 +248,12 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
             let store = Store::open_at(&db).await?;
             let doc = crate::export::export(&store).await?;
             println!("{}", serde_json::to_string_pretty(&doc)?);
+            Ok(())
+        }
+        Cmd::MigrateDb { from, to } => {
+            existing(&from)?;
+            let moved = crate::migrate_db::migrate(&from, &to).await?;
+            println!("{}", moved.summary(&to));
             Ok(())
         }
         Cmd::Import { file, common } => {

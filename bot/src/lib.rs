@@ -23,6 +23,7 @@ pub mod games;
 pub mod history;
 pub mod hub;
 pub mod import;
+pub mod migrate_db;
 pub mod narration;
 pub mod office;
 pub mod picture;

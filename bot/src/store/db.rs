@@ -252,6 +252,15 @@ impl<T: Bind> Bind for Option<T> {
     }
 }
 
+impl Bind for Arg {
+    fn arg(&self) -> Arg {
+        self.clone()
+    }
+    fn null() -> Arg {
+        Arg::Text(None)
+    }
+}
+
 /// A value read from a row.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -548,7 +557,7 @@ async fn run_postgres<'e, E: sqlx::Executor<'e, Database = Postgres>>(
                         "BOOL" => Value::Bool(row.try_get_unchecked(i)?),
                         "FLOAT8" => Value::Real(row.try_get_unchecked(i)?),
                         "FLOAT4" => Value::Real(row.try_get_unchecked::<f32, _>(i)?.into()),
-                        "TEXT" | "VARCHAR" | "NAME" | "BPCHAR" | "UNKNOWN" => {
+                        "TEXT" | "VARCHAR" | "NAME" | "BPCHAR" | "UNKNOWN" | "JSON" => {
                             Value::Text(row.try_get_unchecked(i)?)
                         }
                         other => {
