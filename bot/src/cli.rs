@@ -272,6 +272,13 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
                     file.display()
                 ),
             };
+            if db.to_str().is_some_and(crate::store::is_postgres_url) {
+                return Err(refused(
+                    "import builds a new SQLite file; import there, then `herald migrate-db` it to PostgreSQL"
+                        .to_string(),
+                )
+                .into());
+            }
             let text = text.map_err(|e| refused(format!("{e:#}")))?;
             match crate::import::import(&text, &db).await? {
                 Ok(imported) => {
