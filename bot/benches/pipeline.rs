@@ -6,6 +6,10 @@
 //! number of players acting at once is `HERALD_BENCH_TASKS` (default 256). With `--restore`, it
 //! instead starts a second Herald on the same database, as after a restart, and reports how
 //! long restoring every open fight takes.
+//!
+//! `HERALD_BENCH_DB=postgres://...` runs it on that PostgreSQL database instead of a fresh SQLite
+//! file; its channels, players and knights are then named for the process, so that two benches
+//! started at once share one realm's books as two Herald processes would.
 
 use herald_bot::app::App;
 use herald_bot::clock::Clock;
@@ -56,9 +60,13 @@ async fn main() {
         .unwrap_or(10_000);
     let dir = std::env::temp_dir().join(format!("herald-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
-    let store = Store::open(&dir.join("bench.db"))
-        .await
-        .expect("the database");
+    let url = std::env::var("HERALD_BENCH_DB")
+        .unwrap_or_else(|_| dir.join("bench.db").display().to_string());
+    let tag = match std::env::var("HERALD_BENCH_DB") {
+        Ok(_) => format!("p{}x", std::process::id()),
+        Err(_) => String::new(),
+    };
+    let store = Store::connect(&url).await.expect("the database");
     let app = Arc::new(App::new(store, Config::default(), Some(1)).expect("the app"));
     let hub = Arc::new(Hub::manual(
         app,
@@ -70,11 +78,11 @@ async fn main() {
     let t = Instant::now();
     let mut prompts = Vec::with_capacity(fights);
     for i in 0..fights {
-        let ch = format!("#c{i}");
-        let (a, b) = (format!("a{i}"), format!("b{i}"));
+        let ch = format!("#c{tag}{i}");
+        let (a, b) = (format!("a{tag}{i}"), format!("b{tag}{i}"));
         for (u, n, top) in [
-            (&a, format!("Al{i}"), "lance,ride,observe"),
-            (&b, format!("Bo{i}"), "shield,dodge,sword"),
+            (&a, format!("Al{tag}{i}"), "lance,ride,observe"),
+            (&b, format!("Bo{tag}{i}"), "shield,dodge,sword"),
         ] {
             let line = format!(
                 "/knight create {n} --top {top} --psi cpk:20,apportation:20 --monarch ragnar"
@@ -97,9 +105,7 @@ async fn main() {
 
     if std::env::args().any(|a| a == "--restore") {
         drop(hub);
-        let store = Store::open(&dir.join("bench.db"))
-            .await
-            .expect("the database");
+        let store = Store::connect(&url).await.expect("the database");
         let app = Arc::new(App::new(store, Config::default(), Some(2)).expect("the app"));
         let hub = Hub::manual(
             app,

@@ -27,8 +27,8 @@ pub struct Common {
     /// The configuration file (admins, moderators, time zone, timeouts, transports).
     #[arg(long, value_name = "PATH", global = true)]
     pub config: Option<PathBuf>,
-    /// The SQLite database, instead of the configured one.
-    #[arg(long, value_name = "PATH", global = true)]
+    /// The database, instead of the configured one: a SQLite file, or a `postgres://` URL.
+    #[arg(long, value_name = "PATH|URL", global = true)]
     pub db: Option<PathBuf>,
 }
 
@@ -95,6 +95,16 @@ pub enum Cmd {
         /// The options every subcommand takes.
         common: Common,
     },
+    /// Moves SQLite books into an empty PostgreSQL database: every table copied, then each
+    /// table's count and the two exports compared.
+    MigrateDb {
+        /// The SQLite file.
+        #[arg(long, value_name = "PATH")]
+        from: PathBuf,
+        /// The PostgreSQL database, `postgres://USER@HOST/NAME`.
+        #[arg(long, value_name = "URL")]
+        to: String,
+    },
 }
 
 /// An error that ends the program with a status of its own, not the usual 1 (README, "Command
@@ -124,7 +134,7 @@ pub const EXIT_OPEN_FIGHT: u8 = 3;
 /// Refuses a database file that does not exist, before anything opens it (opening would create
 /// it, with its `-wal` and `-shm`): only `run`, `console` and `script` make a new database.
 fn existing(db: &Path) -> Result<()> {
-    if db.exists() {
+    if db.exists() || db.to_str().is_some_and(crate::store::is_postgres_url) {
         return Ok(());
     }
     Err(Exit {
@@ -158,7 +168,10 @@ fn config_and_db(common: &Common) -> Result<(Config, PathBuf)> {
     let db = common
         .db
         .clone()
-        .unwrap_or_else(|| config.database.path.clone());
+        .unwrap_or_else(|| match &config.database.url {
+            Some(url) => PathBuf::from(url),
+            None => config.database.path.clone(),
+        });
     Ok((config, db))
 }
 
@@ -190,7 +203,7 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
                     .with_context(|| format!("cannot read the transcript {}", file.display()))?
             };
             let store = match &common.db {
-                Some(path) => Store::open(path).await?,
+                Some(path) => Store::open_at(path).await?,
                 None => Store::open_memory().await?,
             };
             let mut app = App::new(store, config, Some(seed.unwrap_or(0)))?;
@@ -209,7 +222,7 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
         Cmd::Verify { fight_id, common } => {
             let (_, db) = config_and_db(&common)?;
             existing(&db)?;
-            let store = Store::open(&db).await?;
+            let store = Store::open_at(&db).await?;
             let report = crate::verify::verify(&store, fight_id).await?;
             println!("{}", report.message);
             if report.ok {
@@ -232,9 +245,15 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
         Cmd::Export { common } => {
             let (_, db) = config_and_db(&common)?;
             existing(&db)?;
-            let store = Store::open(&db).await?;
+            let store = Store::open_at(&db).await?;
             let doc = crate::export::export(&store).await?;
             println!("{}", serde_json::to_string_pretty(&doc)?);
+            Ok(())
+        }
+        Cmd::MigrateDb { from, to } => {
+            existing(&from)?;
+            let moved = crate::migrate_db::migrate(&from, &to).await?;
+            println!("{}", moved.summary(&to));
             Ok(())
         }
         Cmd::Import { file, common } => {
@@ -253,6 +272,13 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
                     file.display()
                 ),
             };
+            if db.to_str().is_some_and(crate::store::is_postgres_url) {
+                return Err(refused(
+                    "import builds a new SQLite file; import there, then `herald migrate-db` it to PostgreSQL"
+                        .to_string(),
+                )
+                .into());
+            }
             let text = text.map_err(|e| refused(format!("{e:#}")))?;
             match crate::import::import(&text, &db).await? {
                 Ok(imported) => {
@@ -266,7 +292,7 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
 }
 
 async fn run_console(config: Config, db: &Path, seed: Option<u64>, web: bool) -> Result<()> {
-    let store = Store::open(db).await?;
+    let store = Store::open_at(db).await?;
     let channel = config.console.channel.clone();
     let nick = config.console.nick.clone();
     let prefixes = config.console.prefixes.clone();
@@ -282,7 +308,7 @@ async fn run_console(config: Config, db: &Path, seed: Option<u64>, web: bool) ->
 /// Runs every configured transport, each with its own hub over the one shared state, until a
 /// stop signal or until one of them fails.
 async fn run_transports(config: Config, db: &Path) -> Result<()> {
-    let store = Store::open(db).await?;
+    let store = Store::open_at(db).await?;
     let irc_config = config.irc.clone();
     let discord_config = config.discord.clone();
     let app = Arc::new(App::new(store, config, None)?);

@@ -164,12 +164,16 @@ impl Default for RealmConfig {
 pub struct DatabaseConfig {
     /// The SQLite file; created with its schema if missing.
     pub path: PathBuf,
+    /// The database as a URL, in place of `path`: `postgres://USER:PASSWORD@HOST/NAME` for
+    /// PostgreSQL (several processes may share it), `sqlite:PATH` (or a bare path) for SQLite.
+    pub url: Option<String>,
 }
 
 impl Default for DatabaseConfig {
     fn default() -> Self {
         DatabaseConfig {
             path: PathBuf::from("herald.db"),
+            url: None,
         }
     }
 }

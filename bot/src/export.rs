@@ -7,18 +7,19 @@
 //! `herald import` restores (see [`crate::import`]); `schema` is the last migration the books
 //! had, so an export is only read back by a Herald with the same tables.
 
+use crate::store::db::{self, Db};
 use crate::store::Store;
 use anyhow::{Context, Result};
 use herald_engine::psiknight::{PsiSkill, Skill};
 use serde_json::{json, Map, Value};
-use sqlx::{Row, SqliteConnection};
+use sqlx::SqliteConnection;
 
 /// What an export says it is, so that `herald import` knows one when it reads one.
 pub const FORMAT: &str = "herald-books";
 
 /// Tables the database keeps by triggers from others (the folded names of `0006`): not
 /// exported, made again by the triggers as their rows are imported.
-const DERIVED: &[&str] = &["knight_folds"];
+pub(crate) const DERIVED: &[&str] = &["knight_folds"];
 
 /// The tables of the books, each with its columns in order, as the database at hand has them:
 /// every table but SQLite's own, the migrations' and the [`DERIVED`] ones.
@@ -40,30 +41,149 @@ pub(crate) async fn tables(conn: &mut SqliteConnection) -> Result<Vec<(String, V
     Ok(tables)
 }
 
+/// The tables of the books as [`tables`] lists them, on either backend. PostgreSQL's tables
+/// have the same columns, but for the `rowid` that keeps the order of rows where SQLite's own
+/// rowid does, which is not listed.
+async fn tables_of(db: &Db) -> Result<Vec<(String, Vec<String>)>> {
+    let pool = match db {
+        Db::Sqlite(pool) => return tables(&mut *pool.acquire().await?).await,
+        Db::Postgres(_) => db,
+    };
+    let mut tables: Vec<(String, Vec<String>)> = Vec::new();
+    for row in db::query(
+        "SELECT CAST(table_name AS TEXT) AS t, CAST(column_name AS TEXT) AS c \
+         FROM information_schema.columns WHERE table_schema = current_schema() \
+         AND table_name <> '_sqlx_migrations' AND column_name <> 'rowid' \
+         ORDER BY table_name, ordinal_position",
+    )
+    .fetch_all(pool)
+    .await?
+    {
+        let (table, column): (String, String) = (row.try_get("t")?, row.try_get("c")?);
+        if DERIVED.contains(&table.as_str()) {
+            continue;
+        }
+        match tables.last_mut() {
+            Some((last, columns)) if *last == table => columns.push(column),
+            _ => tables.push((table, vec![column])),
+        }
+    }
+    Ok(tables)
+}
+
+/// `sql` as PostgreSQL writes SQLite's JSON functions: `json_object` and `json_array` as
+/// `json_build_object` and `json_build_array`, `json(X)` as a cast, and `json_group_array(X)`
+/// as `json_agg(X)`, an empty one `[]` as SQLite's.
+fn postgres_json(sql: &str) -> String {
+    let sql = calls(sql, "json_group_array", |x| {
+        format!("COALESCE(json_agg({x}), CAST('[]' AS json))")
+    });
+    let sql = calls(&sql, "json", |x| format!("CAST({x} AS json)"));
+    let sql = calls(&sql, "json_object", |x| format!("json_build_object({x})"));
+    calls(&sql, "json_array", |x| format!("json_build_array({x})"))
+}
+
+/// `sql` with every call of the function `name` replaced by `with` its arguments' text.
+fn calls(sql: &str, name: &str, with: impl Fn(&str) -> String + Copy) -> String {
+    let call = format!("{name}(");
+    let mut out = String::with_capacity(sql.len());
+    let mut rest = sql;
+    while let Some(at) = rest.find(&call) {
+        let word = rest[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let open = at + call.len();
+        if word {
+            out.push_str(&rest[..open]);
+            rest = &rest[open..];
+            continue;
+        }
+        let mut depth = 1;
+        let close = rest[open..].char_indices().find_map(|(i, c)| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            (depth == 0).then_some(open + i)
+        });
+        let Some(close) = close else { break };
+        out.push_str(&rest[..at]);
+        out.push_str(&with(&calls(&rest[open..close], name, with)));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A stored value as JSON: integers, reals, text and nulls (a JSON text column stays a string).
+fn json_value(value: &db::Value) -> Value {
+    match value {
+        db::Value::Null => Value::Null,
+        db::Value::Int(i) => json!(i),
+        db::Value::Real(r) => json!(r),
+        db::Value::Text(t) => json!(t),
+        db::Value::Bool(b) => json!(b),
+    }
+}
+
 /// An identifier quoted for SQL.
 pub(crate) fn quoted(ident: &str) -> String {
     format!("\"{}\"", ident.replace('"', "\"\""))
 }
 
 /// Every row of `table`, in the order of its rows, each an object of its columns' values as
-/// stored (integers, reals, text and nulls; a JSON text column stays a string).
-async fn rows(conn: &mut SqliteConnection, table: &str, columns: &[String]) -> Result<Vec<Value>> {
-    let pairs: Vec<String> = columns
-        .iter()
-        .map(|c| format!("'{}', {}", c.replace('\'', "''"), quoted(c)))
-        .collect();
+/// stored (integers, reals, text and nulls; a JSON text column stays a string). The order is
+/// SQLite's rowid; on PostgreSQL the `rowid` column kept for it, else the `id`, else the key.
+async fn rows(db: &Db, table: &str, columns: &[String]) -> Result<Vec<Value>> {
+    let list: Vec<String> = columns.iter().map(|c| quoted(c)).collect();
+    let order = match db {
+        Db::Sqlite(_) => "rowid".to_string(),
+        Db::Postgres(_) => {
+            let has_rowid: bool = db::query_scalar(
+                "SELECT EXISTS (SELECT 1 FROM information_schema.columns \
+                 WHERE table_schema = current_schema() AND table_name = ? AND column_name = 'rowid')",
+            )
+            .bind(table)
+            .fetch_one(db)
+            .await?;
+            match (has_rowid, columns.iter().any(|c| c == "id")) {
+                (true, _) => "rowid".to_string(),
+                (false, true) => "id".to_string(),
+                _ => quoted(&columns[0]),
+            }
+        }
+    };
     let sql = format!(
-        "SELECT json_object({}) FROM {} ORDER BY rowid",
-        pairs.join(", "),
+        "SELECT {} FROM {} ORDER BY {order}",
+        list.join(", "),
         quoted(table)
     );
-    objects(conn, &sql).await
+    Ok(db::query(&sql)
+        .fetch_all(db)
+        .await?
+        .iter()
+        .map(|row| {
+            let object: Map<String, Value> = row
+                .columns()
+                .iter()
+                .zip(row.values())
+                .map(|(c, v)| (c.clone(), json_value(v)))
+                .collect();
+            Value::Object(object)
+        })
+        .collect())
 }
 
 /// The objects a query of one `json_object(...)` column builds, parsed.
-async fn objects(conn: &mut SqliteConnection, sql: &str) -> Result<Vec<Value>> {
-    sqlx::query_scalar::<_, String>(sql)
-        .fetch_all(&mut *conn)
+async fn objects(db: &Db, sql: &str) -> Result<Vec<Value>> {
+    let sql = match db {
+        Db::Sqlite(_) => sql.to_string(),
+        Db::Postgres(_) => postgres_json(sql),
+    };
+    db::query_scalar::<String>(&sql)
+        .fetch_all(db)
         .await?
         .iter()
         .map(|text| serde_json::from_str(text).context("a row read back as JSON"))
@@ -93,7 +213,7 @@ const BETWEEN_FIGHTS: &[(&str, &str)] = &[
     (
         "captivities",
         "SELECT json_object('id', c.id, 'captive', k.name, 'victor', v.name, 'fight', c.fight_id, \
-         'under_hostility', json(CASE WHEN c.under_hostility THEN 'true' ELSE 'false' END), \
+         'under_hostility', json(CASE WHEN c.under_hostility <> 0 THEN 'true' ELSE 'false' END), \
          'customary_ransom_halves', c.customary_halves, 'demanded_halves', c.demanded_halves, \
          'began_at', c.began_at, 'ended_at', c.ended_at, 'ended_how', c.ended_how, \
          'payments', (SELECT json_group_array(json_object('payer', p.name, 'halves', r.halves, \
@@ -135,12 +255,12 @@ pub(crate) fn points(halves: i64) -> Value {
 /// `ledger`, `fights`, `tournaments`, `characters`, `allegiances`, `hostilities`,
 /// `captivities`, `injuries`, `offers`, `grants`) and `tables`, every stored row.
 pub async fn export(store: &Store) -> Result<Value> {
-    let pool = store.pool();
+    let pool = store.db();
     let mut knights = Vec::new();
-    for row in sqlx::query(
+    for row in db::query(
         "SELECT k.*, u.name AS owner_name, r.name AS realm_name, \
-         (SELECT COALESCE(SUM(hp_halves), 0) FROM ledger l WHERE l.knight_id = k.id) AS hp, \
-         (SELECT COALESCE(SUM(pp_halves), 0) FROM ledger l WHERE l.knight_id = k.id) AS pp, \
+         (SELECT COALESCE(CAST(SUM(hp_halves) AS BIGINT), 0) FROM ledger l WHERE l.knight_id = k.id) AS hp, \
+         (SELECT COALESCE(CAST(SUM(pp_halves) AS BIGINT), 0) FROM ledger l WHERE l.knight_id = k.id) AS pp, \
          (SELECT name FROM knights lord WHERE lord.id = k.lord_id) AS lord_name \
          FROM knights k JOIN users u ON u.id = k.owner_id JOIN realms r ON r.id = k.realm_id ORDER BY k.id",
     )
@@ -181,7 +301,7 @@ pub async fn export(store: &Store) -> Result<Value> {
         }));
     }
     let mut ledger = Vec::new();
-    for row in sqlx::query(
+    for row in db::query(
         "SELECT l.*, k.name AS knight_name FROM ledger l JOIN knights k ON k.id = l.knight_id ORDER BY l.id",
     )
     .fetch_all(pool)
@@ -214,7 +334,7 @@ pub async fn export(store: &Store) -> Result<Value> {
         members.entry(row.try_get("fight_id")?).or_default()[side].push(row.try_get("name")?);
     }
     let mut fights = Vec::new();
-    for row in sqlx::query(
+    for row in db::query(
         "SELECT f.*, COALESCE(a.name, ca.name) AS a_name, COALESCE(b.name, cb.name) AS b_name, \
          COALESCE(w.name, cw.name) AS w_name FROM fights f \
          LEFT JOIN knights a ON a.id = f.challenger_id LEFT JOIN knights b ON b.id = f.challenged_id \
@@ -247,8 +367,7 @@ pub async fn export(store: &Store) -> Result<Value> {
         fights.push(fight);
     }
     let mut tournaments = Vec::new();
-    for row in sqlx::query(
-        "SELECT t.*, r.name AS realm_name, \
+    let sql = "SELECT t.*, r.name AS realm_name, \
          (SELECT json_group_array(k.name) FROM tournament_entries e JOIN knights k ON k.id = e.knight_id \
           WHERE e.tournament_id = t.id) AS entrants, \
          (SELECT json_group_array(json_object('knight', k.name, 'player', e.user_name, 'at', e.at)) \
@@ -257,11 +376,12 @@ pub async fn export(store: &Store) -> Result<Value> {
          (SELECT json_group_array(json_object('knight', k.name, 'entry', l.id, \
                  'hp_halves', l.hp_halves, 'pp_halves', l.pp_halves, 'reason', l.reason)) \
           FROM ledger l JOIN knights k ON k.id = l.knight_id WHERE l.tournament_id = t.id) AS awards \
-         FROM tournaments t JOIN realms r ON r.id = t.realm_id ORDER BY t.id",
-    )
-    .fetch_all(pool)
-    .await?
-    {
+         FROM tournaments t JOIN realms r ON r.id = t.realm_id ORDER BY t.id";
+    let sql = match pool {
+        Db::Sqlite(_) => sql.to_string(),
+        Db::Postgres(_) => postgres_json(sql),
+    };
+    for row in db::query(&sql).fetch_all(pool).await? {
         let parsed = |column: &str| -> Result<Value> {
             Ok(match row.try_get::<Option<String>, _>(column)? {
                 Some(text) => serde_json::from_str(&text)
@@ -309,11 +429,10 @@ pub async fn export(store: &Store) -> Result<Value> {
             })
         })
         .collect();
-    let mut conn = pool.acquire().await?;
     let mut doc = Map::new();
     doc.insert("format".into(), json!(FORMAT));
-    let schema: Option<i64> = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
-        .fetch_one(&mut *conn)
+    let schema: Option<i64> = db::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+        .fetch_one(pool)
         .await?;
     doc.insert("schema".into(), json!(schema));
     doc.insert("knights".into(), json!(knights));
@@ -322,14 +441,11 @@ pub async fn export(store: &Store) -> Result<Value> {
     doc.insert("tournaments".into(), json!(tournaments));
     doc.insert("characters".into(), json!(characters));
     for (section, sql) in BETWEEN_FIGHTS {
-        doc.insert((*section).into(), json!(objects(&mut conn, sql).await?));
+        doc.insert((*section).into(), json!(objects(pool, sql).await?));
     }
     let mut tables_doc = Map::new();
-    for (table, columns) in tables(&mut conn).await? {
-        tables_doc.insert(
-            table.clone(),
-            json!(rows(&mut conn, &table, &columns).await?),
-        );
+    for (table, columns) in tables_of(pool).await? {
+        tables_doc.insert(table.clone(), json!(rows(pool, &table, &columns).await?));
     }
     doc.insert("tables".into(), Value::Object(tables_doc));
     Ok(Value::Object(doc))

@@ -16,10 +16,11 @@ pub struct Report {
 /// Whether fight `id` is in the books and has not ended (`herald verify` then exits with a
 /// status of its own, README "Command line").
 pub async fn still_open(store: &Store, id: Id) -> Result<bool> {
-    let open: Option<bool> = sqlx::query_scalar("SELECT ended_at IS NULL FROM fights WHERE id = ?")
-        .bind(id)
-        .fetch_optional(store.pool())
-        .await?;
+    let open: Option<bool> =
+        crate::store::db::query_scalar("SELECT ended_at IS NULL FROM fights WHERE id = ?")
+            .bind(id)
+            .fetch_optional(store.db())
+            .await?;
     Ok(open.unwrap_or(false))
 }
 

@@ -11,6 +11,7 @@
 //! `retire`) are ledger rows too, each naming the admin; nothing is deleted from the ledger, and a
 //! revocation is a new row pointing at the one it reverses (R153).
 
+use super::db::{self, Row, Tx};
 use super::{Balance, Id, KnightRecord, Store};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
@@ -18,7 +19,6 @@ use herald_engine::psiknight::books::{
     self, Act, Captivity, Changes, Duty, Fact, Grievance, Holding, Points, Proposal, Realm, Reason,
 };
 use herald_engine::psiknight::{PsiSkill, Skill};
-use sqlx::{Row, SqliteConnection};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -351,16 +351,16 @@ fn lord_broke(reason: &Reason, higher: Id) -> bool {
 
 impl Store {
     /// Loads the realm's books inside a transaction.
-    async fn load_view(tx: &mut SqliteConnection, realm: Id) -> Result<View> {
+    async fn load_view(tx: &mut Tx<'_>, realm: Id) -> Result<View> {
         let sql = format!(
             "SELECT {}, k.lord_id, k.ransomed_lord, \
-             COALESCE((SELECT SUM(l.hp_halves) FROM ledger l WHERE l.knight_id = k.id), 0) AS hp, \
-             COALESCE((SELECT SUM(l.pp_halves) FROM ledger l WHERE l.knight_id = k.id), 0) AS pp \
+             COALESCE((SELECT CAST(SUM(l.hp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS hp, \
+             COALESCE((SELECT CAST(SUM(l.pp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS pp \
              FROM knights k JOIN users u ON u.id = k.owner_id \
              WHERE k.realm_id = ? AND k.retired = 0 ORDER BY k.id",
             Self::KNIGHT_COLUMNS
         );
-        let rows = sqlx::query(&sql).bind(realm).fetch_all(&mut *tx).await?;
+        let rows = db::query(&sql).bind(realm).fetch_all(&mut *tx).await?;
         let mut view = View::default();
         for row in &rows {
             let k = Self::knight_from_row(row)?;
@@ -377,7 +377,7 @@ impl Store {
             view.realm.insert(k.id, holding);
             view.knights.insert(k.id, k);
         }
-        for row in sqlx::query(
+        for row in db::query(
             "SELECT knight_lo, knight_hi FROM hostilities WHERE realm_id = ? AND ended_at IS NULL",
         )
         .bind(realm)
@@ -389,7 +389,7 @@ impl Store {
                 row.try_get("knight_hi")?,
             ));
         }
-        for row in sqlx::query("SELECT from_id, to_id, act FROM offers WHERE realm_id = ?")
+        for row in db::query("SELECT from_id, to_id, act FROM offers WHERE realm_id = ?")
             .bind(realm)
             .fetch_all(&mut *tx)
             .await?
@@ -402,7 +402,7 @@ impl Store {
                 });
             }
         }
-        for row in sqlx::query(
+        for row in db::query(
             "SELECT id, captive_id, victor_id, fight_id, under_hostility, customary_halves, \
              demanded_halves FROM captivities WHERE realm_id = ? AND ended_at IS NULL",
         )
@@ -413,8 +413,8 @@ impl Store {
             let id: Id = row.try_get("id")?;
             let captive: Id = row.try_get("captive_id")?;
             let mut payments = BTreeMap::new();
-            for p in sqlx::query(
-                "SELECT payer_id, SUM(halves) AS paid FROM ransom_payments \
+            for p in db::query(
+                "SELECT payer_id, CAST(SUM(halves) AS BIGINT) AS paid FROM ransom_payments \
                  WHERE captivity_id = ? GROUP BY payer_id",
             )
             .bind(id)
@@ -442,7 +442,7 @@ impl Store {
             view.captivity_rows
                 .insert(captive, (id, row.try_get("fight_id")?));
         }
-        for row in sqlx::query(
+        for row in db::query(
             "SELECT a.vassal_id, m.kind, m.detail FROM allegiance_marks m \
              JOIN allegiances a ON a.id = m.allegiance_id \
              WHERE a.realm_id = ? AND a.ended_at IS NULL ORDER BY m.id",
@@ -462,7 +462,7 @@ impl Store {
     /// Whether any hostility is open in the realm: without one no fight is for ransom, and the
     /// realm's books need not be loaded to say so.
     pub async fn any_hostility(&self, realm: Id) -> Result<bool> {
-        let open: bool = sqlx::query_scalar(
+        let open: bool = db::query_scalar(
             "SELECT EXISTS (SELECT 1 FROM hostilities WHERE realm_id = ? AND ended_at IS NULL)",
         )
         .bind(realm)
@@ -473,8 +473,8 @@ impl Store {
 
     /// The realm's books as they stand, outside any change (for replies and queries).
     pub async fn books_view(&self, realm: Id) -> Result<View> {
-        let mut conn = self.pool.acquire().await?;
-        Self::load_view(&mut conn, realm).await
+        let mut tx = self.pool.begin().await?;
+        Self::load_view(&mut tx, realm).await
     }
 
     /// One change to the books, in one transaction: take the write lock, load the realm, let
@@ -485,7 +485,7 @@ impl Store {
         doer: &Doer<'_>,
         op: impl FnOnce(&View) -> Result<Plan<T>, String>,
     ) -> Result<Result<(T, Vec<Id>), String>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.pool.begin_write().await?;
         let view = Self::load_view(&mut tx, doer.realm).await?;
         let plan = match op(&view) {
             Ok(plan) => plan,
@@ -509,7 +509,7 @@ impl Store {
         vassal: Id,
         check: impl FnOnce(&View) -> Result<T, String>,
     ) -> Result<Result<T, String>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.pool.begin_write().await?;
         let view = Self::load_view(&mut tx, doer.realm).await?;
         let value = match check(&view) {
             Ok(v) => v,
@@ -518,7 +518,7 @@ impl Store {
                 return Ok(Err(refusal));
             }
         };
-        sqlx::query(
+        db::query(
             "INSERT INTO grant_offers (realm_id, lord_id, vassal_id, at) VALUES (?, ?, ?, ?) \
              ON CONFLICT (lord_id, vassal_id) DO UPDATE SET at = excluded.at",
         )
@@ -534,7 +534,7 @@ impl Store {
 
     /// The grants of lands offered to or by `knight` and not yet answered: (lord, vassal, when).
     pub async fn grant_offers(&self, knight: Id) -> Result<Vec<GrantOffer>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT lord_id, vassal_id, at FROM grant_offers WHERE lord_id = ? OR vassal_id = ? \
              ORDER BY at, lord_id",
         )
@@ -556,7 +556,7 @@ impl Store {
 
     /// Removes an offer of a grant (declined, withdrawn, or lapsed); whether there was one.
     pub async fn drop_grant_offer(&self, lord: Id, vassal: Id) -> Result<bool> {
-        let done = sqlx::query("DELETE FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
+        let done = db::query("DELETE FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
             .bind(lord)
             .bind(vassal)
             .execute(&self.pool)
@@ -575,9 +575,9 @@ impl Store {
         since: DateTime<Utc>,
         op: impl FnOnce(&View) -> Result<Plan<T>, String>,
     ) -> Result<Result<(T, Vec<Id>), String>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.pool.begin_write().await?;
         let at: Option<String> =
-            sqlx::query_scalar("SELECT at FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
+            db::query_scalar("SELECT at FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
                 .bind(lord)
                 .bind(vassal)
                 .fetch_optional(&mut *tx)
@@ -587,7 +587,7 @@ impl Store {
             return Ok(Err("That grant of lands is no longer open.".to_string()));
         };
         let lapsed = DateTime::parse_from_rfc3339(&at).map_or(true, |t| t < since);
-        sqlx::query("DELETE FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
+        db::query("DELETE FROM grant_offers WHERE lord_id = ? AND vassal_id = ?")
             .bind(lord)
             .bind(vassal)
             .execute(&mut *tx)
@@ -610,12 +610,8 @@ impl Store {
         Ok(Ok((plan.value, ids)))
     }
 
-    async fn insert_ledger(
-        tx: &mut SqliteConnection,
-        doer: &Doer<'_>,
-        row: NewRow<'_>,
-    ) -> Result<Id> {
-        let id = sqlx::query_scalar(
+    async fn insert_ledger(tx: &mut Tx<'_>, doer: &Doer<'_>, row: NewRow<'_>) -> Result<Id> {
+        let id = db::query_scalar(
             "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, fight_id, \
              by_user, revokes, month, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
@@ -635,24 +631,24 @@ impl Store {
         Ok(id)
     }
 
-    async fn open_allegiance(tx: &mut SqliteConnection, vassal: Id) -> Result<Option<Id>> {
-        Ok(sqlx::query_scalar(
-            "SELECT id FROM allegiances WHERE vassal_id = ? AND ended_at IS NULL",
+    async fn open_allegiance(tx: &mut Tx<'_>, vassal: Id) -> Result<Option<Id>> {
+        Ok(
+            db::query_scalar("SELECT id FROM allegiances WHERE vassal_id = ? AND ended_at IS NULL")
+                .bind(vassal)
+                .fetch_optional(&mut *tx)
+                .await?,
         )
-        .bind(vassal)
-        .fetch_optional(&mut *tx)
-        .await?)
     }
 
     async fn mark(
-        tx: &mut SqliteConnection,
+        tx: &mut Tx<'_>,
         vassal: Id,
         kind: &str,
         detail: &str,
         at: DateTime<Utc>,
     ) -> Result<()> {
         if let Some(allegiance) = Self::open_allegiance(tx, vassal).await? {
-            sqlx::query(
+            db::query(
                 "INSERT INTO allegiance_marks (allegiance_id, kind, detail, at) VALUES (?, ?, ?, ?)",
             )
             .bind(allegiance)
@@ -668,7 +664,7 @@ impl Store {
     /// Writes an operation's changes: ledger rows first, then facts, keeping a working copy of
     /// the realm so each fact is read against the state the ones before it left.
     async fn write_changes(
-        tx: &mut SqliteConnection,
+        tx: &mut Tx<'_>,
         view: &View,
         doer: &Doer<'_>,
         changes: &Changes,
@@ -700,7 +696,7 @@ impl Store {
             if let Reason::RansomPaid { captive } = e.reason {
                 let paid = -e.pp;
                 if let Some((captivity, _)) = rows.get(&captive) {
-                    sqlx::query(
+                    db::query(
                         "INSERT INTO ransom_payments (captivity_id, payer_id, halves, ledger_id, at) \
                          VALUES (?, ?, ?, ?, ?)",
                     )
@@ -726,7 +722,7 @@ impl Store {
         for fact in &changes.facts {
             match fact {
                 Fact::Landed { knight } => {
-                    sqlx::query("UPDATE knights SET landed = 1 WHERE id = ?")
+                    db::query("UPDATE knights SET landed = 1 WHERE id = ?")
                         .bind(knight)
                         .execute(&mut *tx)
                         .await?;
@@ -748,7 +744,7 @@ impl Store {
                             Self::mark(tx, v, "lord_broke", &detail, doer.at).await?;
                         }
                     }
-                    sqlx::query(
+                    db::query(
                         "UPDATE allegiances SET ended_at = ?, ended_reason = ? \
                          WHERE vassal_id = ? AND ended_at IS NULL",
                     )
@@ -758,7 +754,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                     if let Some(l) = lord {
-                        sqlx::query(
+                        db::query(
                             "INSERT INTO allegiances (realm_id, vassal_id, lord_id, began_at, began_reason) \
                              VALUES (?, ?, ?, ?, ?)",
                         )
@@ -770,14 +766,14 @@ impl Store {
                         .execute(&mut *tx)
                         .await?;
                     }
-                    sqlx::query("UPDATE knights SET lord_id = ?, ransomed_lord = 0 WHERE id = ?")
+                    db::query("UPDATE knights SET lord_id = ?, ransomed_lord = 0 WHERE id = ?")
                         .bind(lord)
                         .bind(vassal)
                         .execute(&mut *tx)
                         .await?;
                 }
                 Fact::Rank { knight, rank } => {
-                    sqlx::query("UPDATE knights SET rank = ? WHERE id = ?")
+                    db::query("UPDATE knights SET rank = ? WHERE id = ?")
                         .bind(rank.name())
                         .bind(knight)
                         .execute(&mut *tx)
@@ -792,7 +788,7 @@ impl Store {
                         "UPDATE knights SET {} = ? WHERE id = ?",
                         skill_column(*skill)
                     );
-                    sqlx::query(&sql)
+                    db::query(&sql)
                         .bind(value)
                         .bind(knight)
                         .execute(&mut *tx)
@@ -800,7 +796,7 @@ impl Store {
                 }
                 Fact::HostilityBegun { a, b, reason } => {
                     let (lo, hi) = books::pair(*a, *b);
-                    sqlx::query(
+                    db::query(
                         "INSERT INTO hostilities (realm_id, knight_lo, knight_hi, declared_by, reason, began_at) \
                          VALUES (?, ?, ?, ?, ?, ?)",
                     )
@@ -833,7 +829,7 @@ impl Store {
                 }
                 Fact::HostilityEnded { a, b, reason } => {
                     let (lo, hi) = books::pair(*a, *b);
-                    sqlx::query(
+                    db::query(
                         "UPDATE hostilities SET ended_at = ?, ended_reason = ? \
                          WHERE knight_lo = ? AND knight_hi = ? AND ended_at IS NULL",
                     )
@@ -845,7 +841,7 @@ impl Store {
                     .await?;
                 }
                 Fact::Proposed(p) => {
-                    sqlx::query(
+                    db::query(
                         "INSERT INTO offers (realm_id, from_id, to_id, act, at) VALUES (?, ?, ?, ?, ?) \
                          ON CONFLICT DO NOTHING",
                     )
@@ -858,7 +854,7 @@ impl Store {
                     .await?;
                 }
                 Fact::ProposalCleared(p) => {
-                    sqlx::query("DELETE FROM offers WHERE from_id = ? AND to_id = ? AND act = ?")
+                    db::query("DELETE FROM offers WHERE from_id = ? AND to_id = ? AND act = ?")
                         .bind(p.from)
                         .bind(p.to)
                         .bind(act_name(p.act))
@@ -868,13 +864,13 @@ impl Store {
                 Fact::Held(c) => {
                     // A captivity open already changes its terms; a new one is a capture.
                     if let Some((id, _)) = rows.get(&c.captive).copied() {
-                        sqlx::query("UPDATE captivities SET demanded_halves = ? WHERE id = ?")
+                        db::query("UPDATE captivities SET demanded_halves = ? WHERE id = ?")
                             .bind(c.demanded.map(Points::halves))
                             .bind(id)
                             .execute(&mut *tx)
                             .await?;
                     } else {
-                        let id: Id = sqlx::query_scalar(
+                        let id: Id = db::query_scalar(
                             "INSERT INTO captivities (realm_id, captive_id, victor_id, fight_id, \
                              under_hostility, customary_halves, demanded_halves, began_at) \
                              VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -908,7 +904,7 @@ impl Store {
                     if let Some(c) = fin.filter(|c| c.paid().is_positive()) {
                         Self::judge_duties(tx, &work, &c, doer.at).await?;
                     }
-                    sqlx::query(
+                    db::query(
                         "UPDATE captivities SET ended_at = ?, ended_how = ? \
                          WHERE captive_id = ? AND ended_at IS NULL",
                     )
@@ -920,7 +916,7 @@ impl Store {
                     rows.remove(captive);
                 }
                 Fact::Killed { knight } => {
-                    sqlx::query(
+                    db::query(
                         "UPDATE captivities SET ended_at = ?, ended_how = 'killed' \
                          WHERE captive_id = ? AND ended_at IS NULL",
                     )
@@ -929,7 +925,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                     // The dead hold no one: their captives go free (R157).
-                    sqlx::query(
+                    db::query(
                         "UPDATE captivities SET ended_at = ?, ended_how = 'freed' \
                          WHERE victor_id = ? AND ended_at IS NULL",
                     )
@@ -937,13 +933,13 @@ impl Store {
                     .bind(knight)
                     .execute(&mut *tx)
                     .await?;
-                    sqlx::query("UPDATE knights SET retired = 1, died_at = ? WHERE id = ?")
+                    db::query("UPDATE knights SET retired = 1, died_at = ? WHERE id = ?")
                         .bind(&at)
                         .bind(knight)
                         .execute(&mut *tx)
                         .await?;
                     // The dead neither give nor receive lands (R109, R172).
-                    sqlx::query("DELETE FROM grant_offers WHERE lord_id = ? OR vassal_id = ?")
+                    db::query("DELETE FROM grant_offers WHERE lord_id = ? OR vassal_id = ?")
                         .bind(knight)
                         .bind(knight)
                         .execute(&mut *tx)
@@ -951,7 +947,7 @@ impl Store {
                     rows.remove(knight);
                 }
                 Fact::LordRansomed { vassal } => {
-                    sqlx::query("UPDATE knights SET ransomed_lord = 1 WHERE id = ?")
+                    db::query("UPDATE knights SET ransomed_lord = 1 WHERE id = ?")
                         .bind(vassal)
                         .execute(&mut *tx)
                         .await?;
@@ -970,7 +966,7 @@ impl Store {
     /// lord's failure to ransom lets the vassal renounce; a vassal's unpaid share lets the lord
     /// dismiss them.
     async fn judge_duties(
-        tx: &mut SqliteConnection,
+        tx: &mut Tx<'_>,
         work: &Realm,
         fin: &Captivity,
         at: DateTime<Utc>,
@@ -1013,8 +1009,8 @@ impl Store {
         amount: Points,
         reason: &str,
     ) -> Result<(Id, books::Award)> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let landed: bool = sqlx::query_scalar("SELECT landed FROM knights WHERE id = ?")
+        let mut tx = self.pool.begin_write().await?;
+        let landed: bool = db::query_scalar("SELECT landed FROM knights WHERE id = ?")
             .bind(knight)
             .fetch_one(&mut *tx)
             .await?;
@@ -1045,8 +1041,8 @@ impl Store {
         doer: &Doer<'_>,
         entry: Id,
     ) -> Result<Result<(LedgerRow, Id), AdminRefusal>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let row = sqlx::query(
+        let mut tx = self.pool.begin_write().await?;
+        let row = db::query(
             "SELECT l.id, l.knight_id, l.hp_halves, l.pp_halves, l.kind, l.reason, l.fight_id, \
              l.by_user, l.revokes, l.month, l.at, \
              (SELECT r.id FROM ledger r WHERE r.revokes = l.id) AS revoked_by \
@@ -1093,8 +1089,8 @@ impl Store {
         knight: &KnightRecord,
         new_name: &str,
     ) -> Result<Result<Id, AdminRefusal>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let taken: Option<String> = sqlx::query_scalar(
+        let mut tx = self.pool.begin_write().await?;
+        let taken: Option<String> = db::query_scalar(
             "SELECT name FROM knights WHERE realm_id = ? AND name_key = ? AND id <> ?",
         )
         .bind(doer.realm)
@@ -1105,7 +1101,7 @@ impl Store {
         if let Some(name) = taken {
             return Ok(Err(AdminRefusal::NameTaken(name)));
         }
-        sqlx::query("UPDATE knights SET name = ?, name_key = ? WHERE id = ?")
+        db::query("UPDATE knights SET name = ?, name_key = ? WHERE id = ?")
             .bind(new_name)
             .bind(new_name.to_lowercase())
             .bind(knight.id)
@@ -1127,8 +1123,8 @@ impl Store {
     pub async fn retire(&self, doer: &Doer<'_>, knight: &KnightRecord) -> Result<Id> {
         let at = doer.at.to_rfc3339();
         let retired = r#"{"kind":"retired"}"#;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query(
+        let mut tx = self.pool.begin_write().await?;
+        db::query(
             "UPDATE allegiances SET ended_at = ?, ended_reason = ? \
              WHERE (vassal_id = ? OR lord_id = ?) AND ended_at IS NULL",
         )
@@ -1138,11 +1134,11 @@ impl Store {
         .bind(knight.id)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("UPDATE knights SET lord_id = NULL, ransomed_lord = 0 WHERE lord_id = ?")
+        db::query("UPDATE knights SET lord_id = NULL, ransomed_lord = 0 WHERE lord_id = ?")
             .bind(knight.id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(
+        db::query(
             "UPDATE hostilities SET ended_at = ?, ended_reason = ? \
              WHERE (knight_lo = ? OR knight_hi = ?) AND ended_at IS NULL",
         )
@@ -1152,17 +1148,17 @@ impl Store {
         .bind(knight.id)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("DELETE FROM offers WHERE from_id = ? OR to_id = ?")
+        db::query("DELETE FROM offers WHERE from_id = ? OR to_id = ?")
             .bind(knight.id)
             .bind(knight.id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM grant_offers WHERE lord_id = ? OR vassal_id = ?")
+        db::query("DELETE FROM grant_offers WHERE lord_id = ? OR vassal_id = ?")
             .bind(knight.id)
             .bind(knight.id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(
+        db::query(
             "UPDATE captivities SET ended_at = ?, ended_how = 'retired' \
              WHERE (captive_id = ? OR victor_id = ?) AND ended_at IS NULL",
         )
@@ -1171,7 +1167,7 @@ impl Store {
         .bind(knight.id)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("UPDATE knights SET retired = 1, lord_id = NULL WHERE id = ?")
+        db::query("UPDATE knights SET retired = 1, lord_id = NULL WHERE id = ?")
             .bind(knight.id)
             .execute(&mut *tx)
             .await?;
@@ -1184,7 +1180,7 @@ impl Store {
 
     /// A knight's ledger, oldest first; only `month` (YYYY-MM) when given.
     pub async fn ledger(&self, knight: Id, month: Option<&str>) -> Result<Vec<LedgerRow>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT l.id, l.knight_id, l.hp_halves, l.pp_halves, l.kind, l.reason, l.fight_id, \
              l.by_user, l.revokes, l.month, l.at, \
              (SELECT r.id FROM ledger r WHERE r.revokes = l.id) AS revoked_by \
@@ -1202,13 +1198,13 @@ impl Store {
     pub async fn standings(&self, realm: Id) -> Result<Vec<Standing>> {
         let sql = format!(
             "SELECT {}, \
-             COALESCE((SELECT SUM(l.hp_halves) FROM ledger l WHERE l.knight_id = k.id), 0) AS hp, \
-             COALESCE((SELECT SUM(l.pp_halves) FROM ledger l WHERE l.knight_id = k.id), 0) AS pp \
+             COALESCE((SELECT CAST(SUM(l.hp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS hp, \
+             COALESCE((SELECT CAST(SUM(l.pp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS pp \
              FROM knights k JOIN users u ON u.id = k.owner_id \
              WHERE k.realm_id = ? AND k.retired = 0 ORDER BY k.id",
             Self::KNIGHT_COLUMNS
         );
-        let rows = sqlx::query(&sql).bind(realm).fetch_all(&self.pool).await?;
+        let rows = db::query(&sql).bind(realm).fetch_all(&self.pool).await?;
         rows.iter()
             .map(|row| {
                 Ok(Standing {
@@ -1224,7 +1220,7 @@ impl Store {
 
     /// The knight holding `knight` for ransom, if `knight` is a captive (R33).
     pub async fn captor_of(&self, knight: Id) -> Result<Option<Id>> {
-        Ok(sqlx::query_scalar(
+        Ok(db::query_scalar(
             "SELECT victor_id FROM captivities WHERE captive_id = ? AND ended_at IS NULL",
         )
         .bind(knight)
@@ -1239,7 +1235,7 @@ impl Store {
 
     /// Whether a fight was fought for ransom (R33, R156).
     pub async fn is_ransom_fight(&self, fight: Id) -> Result<bool> {
-        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ransom_fights WHERE fight_id = ?")
+        let n: i64 = db::query_scalar("SELECT COUNT(*) FROM ransom_fights WHERE fight_id = ?")
             .bind(fight)
             .fetch_one(&self.pool)
             .await?;
@@ -1249,7 +1245,7 @@ impl Store {
     /// Whether a knight has died in captivity (R33, R109).
     pub async fn is_dead(&self, knight: Id) -> Result<bool> {
         let died: Option<Option<String>> =
-            sqlx::query_scalar("SELECT died_at FROM knights WHERE id = ?")
+            db::query_scalar("SELECT died_at FROM knights WHERE id = ?")
                 .bind(knight)
                 .fetch_optional(&self.pool)
                 .await?;
@@ -1258,7 +1254,7 @@ impl Store {
 
     /// Whether a knight is retired (or dead, R155): no longer in any fight or tournament.
     pub async fn is_retired(&self, knight: Id) -> Result<bool> {
-        let retired: Option<bool> = sqlx::query_scalar("SELECT retired FROM knights WHERE id = ?")
+        let retired: Option<bool> = db::query_scalar("SELECT retired FROM knights WHERE id = ?")
             .bind(knight)
             .fetch_optional(&self.pool)
             .await?;
@@ -1266,7 +1262,7 @@ impl Store {
     }
 }
 
-fn ledger_row(row: &sqlx::sqlite::SqliteRow) -> Result<LedgerRow> {
+fn ledger_row(row: &Row) -> Result<LedgerRow> {
     Ok(LedgerRow {
         id: row.try_get("id")?,
         knight: row.try_get("knight_id")?,

@@ -2,11 +2,11 @@
 //! than PsiKnight (sheet, state and record, the sheet and state as the game's JSON), and their
 //! fights, in the same fights table and fight log as PsiKnight's, marked with the game's id.
 
+use super::db::{self, Row};
 use super::{in_order, step_from_row, Id, Step, Store};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use sqlx::Row;
 use thiserror::Error;
 
 /// Why a character could not be created.
@@ -158,7 +158,7 @@ pub struct OpenBout {
 const CHARACTER_COLUMNS: &str =
     "c.id, c.game, c.name, u.name AS owner, c.created_by, c.sheet, c.state, c.wins, c.losses, c.draws";
 
-fn character_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<Character> {
+fn character_from_row(row: &Row) -> Result<Character> {
     Ok(Character {
         id: row.try_get("id")?,
         game: row.try_get("game")?,
@@ -185,10 +185,10 @@ impl Store {
     /// The game a moderator chose for a channel, if one did.
     pub async fn channel_game(&self, realm: Id, channel: &str) -> Result<Option<String>> {
         Ok(
-            sqlx::query_scalar("SELECT game FROM channel_games WHERE realm_id = ? AND channel = ?")
+            db::query_scalar("SELECT game FROM channel_games WHERE realm_id = ? AND channel = ?")
                 .bind(realm)
                 .bind(channel)
-                .fetch_optional(self.pool())
+                .fetch_optional(self.db())
                 .await?,
         )
     }
@@ -202,7 +202,7 @@ impl Store {
         by: &str,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query(
+        db::query(
             "INSERT INTO channel_games (realm_id, channel, game, set_by, at) VALUES (?, ?, ?, ?, ?) \
              ON CONFLICT (realm_id, channel) DO UPDATE SET game = excluded.game, \
              set_by = excluded.set_by, at = excluded.at",
@@ -212,7 +212,7 @@ impl Store {
         .bind(game)
         .bind(by)
         .bind(at.to_rfc3339())
-        .execute(self.pool())
+        .execute(self.db())
         .await?;
         Ok(())
     }
@@ -230,13 +230,13 @@ impl Store {
         state: &Value,
         at: DateTime<Utc>,
     ) -> Result<Character, CharacterError> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         let owner_id = match owner {
             Some(o) => Some(Store::user(&mut tx, realm, o).await?),
             None => None,
         };
         if let Some(owner_id) = owner_id {
-            let had: Option<String> = sqlx::query_scalar(
+            let had: Option<String> = db::query_scalar(
                 "SELECT name FROM characters WHERE realm_id = ? AND game = ? AND owner_id = ? \
                  AND retired = 0",
             )
@@ -249,7 +249,7 @@ impl Store {
                 return Err(CharacterError::HasOne(name));
             }
         }
-        let inserted = sqlx::query_scalar::<_, Id>(
+        let inserted = db::query_scalar::<Id>(
             "INSERT INTO characters (realm_id, game, owner_id, created_by, name, name_key, sheet, \
              state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
@@ -295,11 +295,11 @@ impl Store {
             "SELECT {CHARACTER_COLUMNS} FROM characters c JOIN users u ON u.id = c.owner_id \
              WHERE c.realm_id = ? AND c.game = ? AND u.name = ? AND c.retired = 0"
         );
-        let row = sqlx::query(&sql)
+        let row = db::query(&sql)
             .bind(realm)
             .bind(game)
             .bind(owner)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.db())
             .await?;
         row.as_ref().map(character_from_row).transpose()
     }
@@ -317,14 +317,15 @@ impl Store {
         let sql = format!(
             "SELECT {CHARACTER_COLUMNS} FROM characters c LEFT JOIN users u ON u.id = c.owner_id \
              WHERE c.realm_id = ? AND c.game = ? AND c.retired = 0 \
-             AND (c.name_key = ? OR c.name_key GLOB '*[^ -~]*') ORDER BY c.name_key = ? DESC"
+             AND (c.name_key = ? OR {}) ORDER BY c.name_key = ? DESC",
+            self.db().non_ascii("c.name_key")
         );
-        let rows = sqlx::query(&sql)
+        let rows = db::query(&sql)
             .bind(realm)
             .bind(game)
             .bind(&key)
             .bind(&key)
-            .fetch_all(self.pool())
+            .fetch_all(self.db())
             .await?;
         for row in &rows {
             let character = character_from_row(row)?;
@@ -341,10 +342,7 @@ impl Store {
             "SELECT {CHARACTER_COLUMNS} FROM characters c LEFT JOIN users u ON u.id = c.owner_id \
              WHERE c.id = ?"
         );
-        let row = sqlx::query(&sql)
-            .bind(id)
-            .fetch_optional(self.pool())
-            .await?;
+        let row = db::query(&sql).bind(id).fetch_optional(self.db()).await?;
         row.as_ref().map(character_from_row).transpose()
     }
 
@@ -354,7 +352,7 @@ impl Store {
             "SELECT {CHARACTER_COLUMNS}, r.name AS realm_name, c.retired FROM characters c \
              LEFT JOIN users u ON u.id = c.owner_id JOIN realms r ON r.id = c.realm_id ORDER BY c.id"
         );
-        let rows = sqlx::query(&sql).fetch_all(self.pool()).await?;
+        let rows = db::query(&sql).fetch_all(self.db()).await?;
         rows.iter()
             .map(|row| {
                 Ok((
@@ -368,28 +366,28 @@ impl Store {
 
     /// Writes a character's sheet and state (between fights: a smith's repair, a day's healing).
     pub async fn save_character(&self, id: Id, sheet: &Value, state: &Value) -> Result<()> {
-        sqlx::query("UPDATE characters SET sheet = ?, state = ? WHERE id = ?")
+        db::query("UPDATE characters SET sheet = ?, state = ? WHERE id = ?")
             .bind(sheet.to_string())
             .bind(state.to_string())
             .bind(id)
-            .execute(self.pool())
+            .execute(self.db())
             .await?;
         Ok(())
     }
 
     /// Retires a character: its name is free again, its fights stay in the books.
     pub async fn retire_character(&self, id: Id) -> Result<()> {
-        sqlx::query("UPDATE characters SET retired = 1 WHERE id = ?")
+        db::query("UPDATE characters SET retired = 1 WHERE id = ?")
             .bind(id)
-            .execute(self.pool())
+            .execute(self.db())
             .await?;
         Ok(())
     }
 
     /// Records a new fight of a game on the seam and its start step, in one transaction.
     pub async fn start_bout(&self, f: NewBout<'_>, start: &Step<String>) -> Result<Id> {
-        let mut tx = self.pool().begin().await?;
-        let id: Id = sqlx::query_scalar(
+        let mut tx = self.db().begin().await?;
+        let id: Id = db::query_scalar(
             "INSERT INTO fights (realm_id, channel, game, kind, challenger_character, \
              challenged_character, challenger_user, challenged_user, setup, seed, seed_hash, \
              recorded, started_at) VALUES (?, ?, ?, 'bout', ?, ?, ?, ?, ?, ?, ?, 1, ?) RETURNING id",
@@ -408,7 +406,7 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         for m in f.members {
-            sqlx::query(
+            db::query(
                 "INSERT INTO fight_members (fight_id, side, seat, character_id, user) \
                  VALUES (?, ?, ?, ?, ?)",
             )
@@ -421,7 +419,7 @@ impl Store {
             .await?;
         }
         let first = super::insert_steps(&mut tx, &[(id, 0, start)]).await?;
-        sqlx::query("UPDATE fights SET first_step = ? WHERE id = ?")
+        db::query("UPDATE fights SET first_step = ? WHERE id = ?")
             .bind(first)
             .bind(id)
             .execute(&mut *tx)
@@ -433,10 +431,10 @@ impl Store {
     /// Ends a fight of a game on the seam: its last step, its outcome, both characters' sheets,
     /// states and records, in one transaction.
     pub async fn finish_bout(&self, end: &BoutEnd) -> Result<()> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         super::insert_steps(&mut tx, &[(end.fight, end.seq, &end.last)]).await?;
         let winner = end.winner.map(|w| end.characters[w]);
-        let done = sqlx::query(
+        let done = db::query(
             "UPDATE fights SET ended_at = ?, winner_character = ?, reason = ?, outcome = ?, \
              steps = ? WHERE id = ? AND ended_at IS NULL",
         )
@@ -475,7 +473,7 @@ impl Store {
         }
         for (character, record, (sheet, state)) in rows {
             let (w, l, d) = (record.wins, record.losses, record.draws);
-            sqlx::query(
+            db::query(
                 "UPDATE characters SET sheet = ?, state = ?, wins = wins + ?, losses = losses + ?, \
                  draws = draws + ? WHERE id = ?",
             )
@@ -496,7 +494,7 @@ impl Store {
         challenged_character, challenger_user, challenged_user, setup, seed, first_step, steps, \
         ended_at, reason, outcome";
 
-    fn bout_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<(OpenBout, Id, Option<i64>)> {
+    fn bout_from_row(row: &Row) -> Result<(OpenBout, Id, Option<i64>)> {
         let id: Id = row.try_get("id")?;
         let mut seed = [0u8; 32];
         hex::decode_to_slice(row.try_get::<String, _>("seed")?, &mut seed)
@@ -543,14 +541,14 @@ impl Store {
     }
 
     async fn bout_steps(&self, id: Id, first: Id, count: Option<i64>) -> Result<Vec<Step<String>>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT seq, side, decision, rolls, at FROM fight_steps \
              WHERE id >= ? AND fight_id = ? ORDER BY id LIMIT ?",
         )
         .bind(first)
         .bind(id)
-        .bind(count.unwrap_or(-1))
-        .fetch_all(self.pool())
+        .bind(count.unwrap_or(i64::MAX))
+        .fetch_all(self.db())
         .await?;
         // Read as JSON values and kept as their text, which the game's type decodes.
         let steps = rows
@@ -581,7 +579,7 @@ impl Store {
              ORDER BY id",
             Self::BOUT_COLUMNS
         );
-        let rows = sqlx::query(&sql).bind(realm).fetch_all(self.pool()).await?;
+        let rows = db::query(&sql).bind(realm).fetch_all(self.db()).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in &rows {
             let (mut bout, first, count) = Self::bout_from_row(row)?;
@@ -594,9 +592,9 @@ impl Store {
 
     /// The game a fight belongs to; `None` when there is no such fight.
     pub async fn fight_game(&self, id: Id) -> Result<Option<String>> {
-        Ok(sqlx::query_scalar("SELECT game FROM fights WHERE id = ?")
+        Ok(db::query_scalar("SELECT game FROM fights WHERE id = ?")
             .bind(id)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.db())
             .await?)
     }
 
@@ -606,9 +604,9 @@ impl Store {
             "SELECT {} FROM fights WHERE id = ? AND game <> 'psiknight'",
             Self::BOUT_COLUMNS
         );
-        let row = sqlx::query(&sql)
+        let row = db::query(&sql)
             .bind(id)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.db())
             .await?
             .with_context(|| format!("there is no fight #{id} of a game on the seam"))?;
         let (mut bout, first, count) = Self::bout_from_row(&row)?;
@@ -619,7 +617,7 @@ impl Store {
 
     /// A group fight's creatures in listing order; none for a duel.
     pub async fn bout_members(&self, id: Id) -> Result<Vec<BoutMember>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT side, seat, character_id, user FROM fight_members WHERE fight_id = ? \
              ORDER BY seat",
         )

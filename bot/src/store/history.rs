@@ -1,9 +1,9 @@
 //! A fight's history as the books keep it, for `/fight N` and `/fights [NAME]`: every game's
 //! fights share the one `fights` table (PsiKnight's knights, the other games' characters).
 
+use super::db::{self, Row};
 use super::{Id, Store};
 use anyhow::Result;
-use sqlx::Row;
 
 /// A fight as the history shows it.
 #[derive(Clone, Debug)]
@@ -60,7 +60,7 @@ const SUMMARY: &str = "SELECT f.id, f.game, f.kind, f.channel, f.recorded, f.see
      LEFT JOIN characters cw ON cw.id = f.winner_character \
      LEFT JOIN tournaments t ON t.id = f.tournament_id";
 
-fn summary(row: &sqlx::sqlite::SqliteRow) -> Result<FightSummary> {
+fn summary(row: &Row) -> Result<FightSummary> {
     let ended_at: Option<String> = row.try_get("ended_at")?;
     let tournament = match row.try_get::<Option<Id>, _>("t_id")? {
         Some(id) => Some((id, row.try_get::<String, _>("t_name")?)),
@@ -93,23 +93,23 @@ fn summary(row: &sqlx::sqlite::SqliteRow) -> Result<FightSummary> {
 impl Store {
     /// A fight of the realm by its number, any game, open or ended.
     pub async fn fight_summary(&self, realm: Id, id: Id) -> Result<Option<FightSummary>> {
-        let row = sqlx::query(&format!("{SUMMARY} WHERE f.realm_id = ? AND f.id = ?"))
+        let row = db::query(&format!("{SUMMARY} WHERE f.realm_id = ? AND f.id = ?"))
             .bind(realm)
             .bind(id)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.db())
             .await?;
         row.as_ref().map(summary).transpose()
     }
 
     /// What the ledger holds for a fight, summed by knight, in the order they were first paid.
     pub async fn fight_awards(&self, id: Id) -> Result<Vec<FightAwards>> {
-        let rows = sqlx::query(
-            "SELECT k.name, SUM(l.hp_halves) AS hp, SUM(l.pp_halves) AS pp FROM ledger l \
+        let rows = db::query(
+            "SELECT k.name, CAST(SUM(l.hp_halves) AS BIGINT) AS hp, CAST(SUM(l.pp_halves) AS BIGINT) AS pp FROM ledger l \
              JOIN knights k ON k.id = l.knight_id WHERE l.fight_id = ? \
              GROUP BY l.knight_id ORDER BY MIN(l.id)",
         )
         .bind(id)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         rows.iter()
             .map(|r| {
@@ -165,18 +165,17 @@ impl Store {
         offset: i64,
         limit: i64,
     ) -> Result<(Vec<FightSummary>, i64)> {
-        let total: i64 =
-            sqlx::query_scalar(&format!("SELECT COUNT(*) FROM fights f WHERE {filter}"))
-                .bind(who)
-                .fetch_one(self.pool())
-                .await?;
-        let rows = sqlx::query(&format!(
+        let total: i64 = db::query_scalar(&format!("SELECT COUNT(*) FROM fights f WHERE {filter}"))
+            .bind(who)
+            .fetch_one(self.db())
+            .await?;
+        let rows = db::query(&format!(
             "{SUMMARY} WHERE {filter} ORDER BY f.id DESC LIMIT ?2 OFFSET ?3"
         ))
         .bind(who)
         .bind(limit)
         .bind(offset)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         let fights = rows.iter().map(summary).collect::<Result<Vec<_>>>()?;
         Ok((fights, total))

@@ -4,20 +4,21 @@
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use futures::TryStreamExt;
+use db::{Conn, Db, Row, Tx};
 use herald_engine::psiknight::books::{self as rules, Points};
 use herald_engine::psiknight::{
     Decision, KnightSheet, MatchKind, MatchSetup, Monarch, Outcome, PsiSkill, Rank, Side, Skill,
     Style,
 };
 use serde::{Deserialize, Serialize};
-use sqlx::pool::PoolConnection;
+use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, Sqlite, SqlitePool};
+use sqlx::SqlitePool;
 use std::path::Path;
 use std::str::FromStr;
 use thiserror::Error;
 pub mod books;
+pub mod db;
 pub mod games;
 pub mod history;
 pub mod narration;
@@ -178,11 +179,11 @@ pub struct NewFight<'a> {
     pub ransom: bool,
 }
 
-/// The storage handle: a pool of SQLite connections, and the writer that commits fight steps
-/// from every channel in shared transactions.
+/// The storage handle: a pool of SQLite or PostgreSQL connections, and the writer that commits
+/// fight steps from every channel in shared transactions.
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: SqlitePool,
+    pool: Db,
     writes: tokio::sync::mpsc::Sender<Write>,
 }
 
@@ -301,37 +302,36 @@ fn values_chunks<'a, T>(
     })
 }
 
-/// A query of the sqlx kind the helpers here build.
-type SqliteQuery<'q> = sqlx::query::Query<'q, Sqlite, sqlx::sqlite::SqliteArguments<'q>>;
-
 /// Executes a multi-row statement over `rows` (see [`values_chunks`]), each row's parameters
-/// bound by `bind`. Returns the rowid of the last row inserted, for an INSERT.
+/// bound by `bind`. Returns the first column of the last row a `RETURNING` clause returns.
 async fn execute_values<T>(
-    tx: &mut sqlx::SqliteConnection,
+    tx: &mut Tx<'_>,
     rows: &[T],
     per_row: usize,
     sql: impl Fn(&str) -> String,
-    bind: impl for<'q> Fn(SqliteQuery<'q>, &'q T) -> Result<SqliteQuery<'q>>,
+    bind: impl for<'q> Fn(db::Query<'q>, &'q T) -> Result<db::Query<'q>>,
 ) -> Result<Id> {
     let mut last = 0;
     for (sql, chunk) in values_chunks(rows, per_row, sql) {
-        let mut query = sqlx::query(&sql);
+        let mut query = db::query(&sql);
         for row in chunk {
             query = bind(query, row)?;
         }
-        last = query.execute(&mut *tx).await?.last_insert_rowid();
+        if let Some(row) = query.fetch_all(&mut *tx).await?.last() {
+            last = row.try_get(0)?;
+        }
     }
     Ok(last)
 }
 
 /// Writes a batch in one transaction: every step with one statement, then every fight's end
 /// with a few statements for the whole batch. Returns the fight ends' awards, in order.
-async fn write_batch(
-    conn: &mut sqlx::SqliteConnection,
-    batch: &[Write],
-) -> Result<Vec<FightAward>> {
-    use sqlx::Connection;
+async fn write_batch(conn: &mut Conn, batch: &[Write]) -> Result<Vec<FightAward>> {
     let mut tx = conn.begin().await?;
+    if batch.iter().any(|w| !w.ends().is_empty()) {
+        // The awards read the month's count and write the ledger: one writer of the books.
+        tx.lock_books().await?;
+    }
     // Every step of the batch, a fight's last one included, goes in with one statement.
     let lasts = batch
         .iter()
@@ -365,17 +365,15 @@ async fn write_batch(
 
 /// Appends steps to the log with one statement (more only past SQLite's limit on parameters):
 /// one round trip to SQLite. Returns the log id of the last step appended.
-async fn insert_steps(
-    tx: &mut sqlx::SqliteConnection,
-    batch: &[(Id, i64, &Step<String>)],
-) -> Result<Id> {
+async fn insert_steps(tx: &mut Tx<'_>, batch: &[(Id, i64, &Step<String>)]) -> Result<Id> {
     execute_values(
         tx,
         batch,
         6,
         |values| {
             format!(
-                "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES {values}"
+                "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES {values} \
+                 RETURNING id"
             )
         },
         |query, &(fight, seq, step)| {
@@ -402,10 +400,7 @@ struct Standing {
 /// with the batch's other steps): outcomes, major injuries (R12) and practice Honor (R26–R29),
 /// each kind with one statement for the whole batch. The awards are counted in batch order, so
 /// two wins of one knight in one batch count each other, exactly as if ended one by one.
-async fn finish_all(
-    tx: &mut sqlx::SqliteConnection,
-    ends: &[&FightEnd],
-) -> Result<Vec<FightAward>> {
+async fn finish_all(tx: &mut Tx<'_>, ends: &[&FightEnd]) -> Result<Vec<FightAward>> {
     if ends.is_empty() {
         return Ok(Vec::new());
     }
@@ -493,7 +488,7 @@ async fn finish_all(
         )
     });
     for (sql, chunk) in statements {
-        let mut query = sqlx::query(&sql);
+        let mut query = db::query(&sql);
         for &(knight, month) in chunk {
             query = query.bind(knight).bind(month);
         }
@@ -574,19 +569,20 @@ async fn finish_all(
 /// being written joins the next one. Each sender is answered only after its write is committed,
 /// so a reply never runs ahead of the books, while many channels share one commit (group commit).
 ///
-/// A file database (`checkpoints` given): the writer keeps one connection between batches,
-/// sparing the pool's round trips for every commit, and takes another only after an error. Its
-/// commits do not copy the WAL back into the database themselves (that copy and its fsync would
+/// A file database or PostgreSQL (`kept`): the writer keeps one connection between batches,
+/// sparing the pool's round trips for every commit, and takes another only after an error. A
+/// SQLite file's (`checkpoints` given) commits do not copy the WAL back into the database themselves (that copy and its fsync would
 /// hold up every channel's commit); every [`CHECKPOINT_COMMITS`] commits it asks the
 /// [`checkpointer`] to, and waits only when two requests are already outstanding, so the WAL
 /// stays bounded whatever the pace. In memory, the one connection is everyone's: it is taken
 /// for each batch and given back.
 async fn book_writer(
-    pool: SqlitePool,
+    pool: Db,
     mut rx: tokio::sync::mpsc::Receiver<Write>,
+    kept: bool,
     checkpoints: Option<tokio::sync::mpsc::Sender<()>>,
 ) {
-    let mut held: Option<PoolConnection<Sqlite>> = None;
+    let mut held: Option<Conn> = None;
     let mut commits = 0;
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
@@ -606,7 +602,7 @@ async fn book_writer(
                 if written.is_err() {
                     // Not back to the pool as it is: its commits would not checkpoint.
                     conn.close_on_drop();
-                } else if checkpoints.is_some() {
+                } else if kept {
                     held = Some(conn);
                 }
                 written
@@ -659,13 +655,13 @@ const CHECKPOINT_COMMITS: u32 = 128;
 /// WAL frames (pages) past which the checkpointer starts the WAL over (about 16 MB).
 const WAL_RESTART_FRAMES: i64 = 4096;
 
-/// A connection for the book writer; one it keeps for a file database (`kept`) leaves the WAL's
+/// A connection for the book writer; one it keeps for a SQLite file (`kept`) leaves the WAL's
 /// checkpoints to the [`checkpointer`].
-async fn writer_connection(pool: &SqlitePool, kept: bool) -> Result<PoolConnection<Sqlite>> {
+async fn writer_connection(pool: &Db, kept: bool) -> Result<Conn> {
     let mut conn = pool.acquire().await?;
     if kept {
-        sqlx::query("PRAGMA wal_autocheckpoint = 0")
-            .execute(&mut *conn)
+        db::query("PRAGMA wal_autocheckpoint = 0")
+            .execute(&mut conn)
             .await?;
     }
     Ok(conn)
@@ -700,9 +696,7 @@ async fn checkpointer(pool: SqlitePool, mut asked: tokio::sync::mpsc::Receiver<(
 }
 
 /// A step of the log, with its number, from a row of `seq, side, decision, rolls, at`.
-pub(crate) fn step_from_row<D: serde::de::DeserializeOwned>(
-    row: &sqlx::sqlite::SqliteRow,
-) -> Result<(i64, Step<D>)> {
+pub(crate) fn step_from_row<D: serde::de::DeserializeOwned>(row: &Row) -> Result<(i64, Step<D>)> {
     let side = row
         .try_get::<Option<String>, _>("side")?
         .map(|s| match s.as_str() {
@@ -768,11 +762,49 @@ fn style_name(style: Style) -> &'static str {
     }
 }
 
+/// Whether `url` names a PostgreSQL database.
+pub fn is_postgres_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// A database URL with its password hidden, for messages.
+fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user = &url[scheme + 3..at];
+            let user = user.split(':').next().unwrap_or_default();
+            format!("{}{user}{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+
 fn psi_column(skill: PsiSkill) -> &'static str {
     skill.name()
 }
 
 impl Store {
+    /// Opens the database `[database]` names: PostgreSQL for a `postgres://` (or
+    /// `postgresql://`) URL, else the SQLite file at `path` (a `sqlite:` URL's path included).
+    pub async fn connect(url_or_path: &str) -> Result<Store> {
+        if is_postgres_url(url_or_path) {
+            return Store::open_postgres(url_or_path).await;
+        }
+        let path = url_or_path
+            .strip_prefix("sqlite://")
+            .or_else(|| url_or_path.strip_prefix("sqlite:"))
+            .unwrap_or(url_or_path);
+        Store::open(Path::new(path)).await
+    }
+
+    /// Opens `db`, a SQLite file's path or a database URL (see [`Store::connect`]).
+    pub async fn open_at(db: &Path) -> Result<Store> {
+        match db.to_str() {
+            Some(url) => Store::connect(url).await,
+            None => Store::open(db).await,
+        }
+    }
+
     /// Opens (creating if needed) the SQLite file at `path` in WAL mode with foreign keys on, and
     /// applies the migrations.
     pub async fn open(path: &Path) -> Result<Store> {
@@ -799,7 +831,23 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
-        Ok(Store::with_pool(pool, true))
+        Ok(Store::with_pool(Db::Sqlite(pool), true))
+    }
+
+    /// Opens the PostgreSQL database at `url` (it must exist) and applies its migrations
+    /// (`migrations/postgres/`). Several processes may share it: the books' changes take a lock
+    /// of the database's, as SQLite's one writer did.
+    pub async fn open_postgres(url: &str) -> Result<Store> {
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .connect(url)
+            .await
+            .with_context(|| format!("cannot connect to the database {}", redacted(url)))?;
+        sqlx::migrate!("../migrations/postgres")
+            .run(&pool)
+            .await
+            .context("cannot apply the database migrations")?;
+        Ok(Store::with_pool(Db::Postgres(pool), true))
     }
 
     /// A fresh database in memory (one connection, so every query sees the same data), for
@@ -818,52 +866,68 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
-        Ok(Store::with_pool(pool, false))
+        Ok(Store::with_pool(Db::Sqlite(pool), false))
     }
 
-    /// The store over `pool`. For a file database (`file`) its book writer keeps a connection of
-    /// its own and leaves the WAL's checkpoints to a task of their own; in memory the pool's one
-    /// connection is shared.
-    fn with_pool(pool: SqlitePool, file: bool) -> Store {
+    /// The store over `pool`. Its book writer keeps a connection of its own (`kept`: a file or a
+    /// server), and a SQLite file leaves the WAL's checkpoints to a task of their own; in memory
+    /// the pool's one connection is shared.
+    fn with_pool(pool: Db, kept: bool) -> Store {
         let (writes, rx) = tokio::sync::mpsc::channel(4 * STEP_BATCH);
-        let checkpoints = file.then(|| {
-            let (ask, asked) = tokio::sync::mpsc::channel(1);
-            tokio::spawn(checkpointer(pool.clone(), asked));
-            ask
-        });
-        tokio::spawn(book_writer(pool.clone(), rx, checkpoints));
+        let checkpoints = match &pool {
+            Db::Sqlite(file) if kept => {
+                let (ask, asked) = tokio::sync::mpsc::channel(1);
+                tokio::spawn(checkpointer(file.clone(), asked));
+                Some(ask)
+            }
+            _ => None,
+        };
+        tokio::spawn(book_writer(pool.clone(), rx, kept, checkpoints));
         Store { pool, writes }
     }
 
-    /// The pool, for tests that inspect rows.
-    pub fn pool(&self) -> &SqlitePool {
+    /// Either backend's pool, for queries written once for both.
+    pub fn db(&self) -> &Db {
         &self.pool
+    }
+
+    /// The SQLite pool, for what reads SQLite's own tables (`herald export`, `herald import`,
+    /// tests that inspect rows); an error on PostgreSQL.
+    pub fn sqlite(&self) -> Result<&SqlitePool> {
+        match &self.pool {
+            Db::Sqlite(pool) => Ok(pool),
+            Db::Postgres(_) => anyhow::bail!("this works on a SQLite database only"),
+        }
+    }
+
+    /// The SQLite pool, for tests that inspect rows.
+    ///
+    /// # Panics
+    /// On PostgreSQL: such tests are SQLite's.
+    pub fn pool(&self) -> &SqlitePool {
+        self.sqlite().expect("a SQLite store")
     }
 
     /// The id of a realm, created on first use.
     pub async fn realm(&self, name: &str) -> Result<Id> {
-        sqlx::query("INSERT INTO realms (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
+        db::query("INSERT INTO realms (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
             .bind(name)
             .execute(&self.pool)
             .await?;
-        let id = sqlx::query_scalar("SELECT id FROM realms WHERE name = ?")
+        let id = db::query_scalar("SELECT id FROM realms WHERE name = ?")
             .bind(name)
             .fetch_one(&self.pool)
             .await?;
         Ok(id)
     }
 
-    async fn user(
-        tx: &mut sqlx::SqliteConnection,
-        realm: Id,
-        name: &str,
-    ) -> Result<Id, sqlx::Error> {
-        sqlx::query("INSERT INTO users (realm_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING")
+    async fn user(tx: &mut Tx<'_>, realm: Id, name: &str) -> Result<Id, sqlx::Error> {
+        db::query("INSERT INTO users (realm_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING")
             .bind(realm)
             .bind(name)
             .execute(&mut *tx)
             .await?;
-        sqlx::query_scalar("SELECT id FROM users WHERE realm_id = ? AND name = ?")
+        db::query_scalar("SELECT id FROM users WHERE realm_id = ? AND name = ?")
             .bind(realm)
             .bind(name)
             .fetch_one(&mut *tx)
@@ -880,7 +944,7 @@ impl Store {
     ) -> Result<KnightRecord, StoreError> {
         let mut tx = self.pool.begin().await?;
         let owner_id = Self::user(&mut tx, realm, owner).await?;
-        if let Some(existing) = sqlx::query_scalar::<_, String>(
+        if let Some(existing) = db::query_scalar::<String>(
             "SELECT name FROM knights WHERE owner_id = ? AND retired = 0",
         )
         .bind(owner_id)
@@ -890,7 +954,7 @@ impl Store {
             return Err(StoreError::HasKnight(existing));
         }
         let taken: Option<String> =
-            sqlx::query_scalar("SELECT name FROM knights WHERE realm_id = ? AND name_key = ?")
+            db::query_scalar("SELECT name FROM knights WHERE realm_id = ? AND name_key = ?")
                 .bind(realm)
                 .bind(sheet.name.to_lowercase())
                 .fetch_optional(&mut *tx)
@@ -898,7 +962,7 @@ impl Store {
         if let Some(name) = taken {
             return Err(StoreError::NameTaken(name));
         }
-        let id: Id = sqlx::query_scalar(
+        let id: Id = db::query_scalar(
             "INSERT INTO knights (realm_id, owner_id, name, name_key, style, monarch, \
              lance, ride, observe, shield, dodge, sword, \
              apportation, cpk, hypercognition, mesmerism, telepathy, catapsi, negapsi, created_at) \
@@ -940,7 +1004,7 @@ impl Store {
         k.lance, k.ride, k.observe, k.shield, k.dodge, k.sword, k.apportation, k.cpk, \
         k.hypercognition, k.mesmerism, k.telepathy, k.catapsi, k.negapsi, k.landed, k.rank";
 
-    fn knight_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<KnightRecord> {
+    fn knight_from_row(row: &Row) -> Result<KnightRecord> {
         let style = match row.try_get::<String, _>("style")?.as_str() {
             "dame" => Style::Dame,
             _ => Style::Sir,
@@ -983,7 +1047,7 @@ impl Store {
              WHERE u.realm_id = ? AND u.name = ? AND k.retired = 0",
             Self::KNIGHT_COLUMNS
         );
-        let row = sqlx::query(&sql)
+        let row = db::query(&sql)
             .bind(realm)
             .bind(owner)
             .fetch_optional(&self.pool)
@@ -998,7 +1062,7 @@ impl Store {
              WHERE k.realm_id = ? AND k.name_key = ? AND k.retired = 0",
             Self::KNIGHT_COLUMNS
         );
-        let row = sqlx::query(&sql)
+        let row = db::query(&sql)
             .bind(realm)
             .bind(name.trim().to_lowercase())
             .fetch_optional(&self.pool)
@@ -1014,7 +1078,7 @@ impl Store {
         realm: Id,
         folded: &str,
     ) -> Result<Vec<(Id, String, bool)>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT k.id, k.name, k.retired FROM knight_folds f JOIN knights k ON k.id = f.knight_id \
              WHERE f.realm_id = ? AND (f.fold = ? OR f.fold IS NULL) ORDER BY k.id",
         )
@@ -1036,7 +1100,7 @@ impl Store {
     /// How a knight left the lists, if they did: killed (when) or retired (when, from the
     /// retirement's ledger entry).
     pub async fn knight_gone(&self, id: Id) -> Result<Option<Gone>> {
-        let row = sqlx::query(
+        let row = db::query(
             "SELECT k.retired, k.died_at, \
              (SELECT l.at FROM ledger l WHERE l.knight_id = k.id AND l.kind = 'retire' \
               ORDER BY l.id DESC LIMIT 1) AS retired_at \
@@ -1063,17 +1127,14 @@ impl Store {
             "SELECT {} FROM knights k JOIN users u ON u.id = k.owner_id WHERE k.id = ?",
             Self::KNIGHT_COLUMNS
         );
-        let row = sqlx::query(&sql)
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = db::query(&sql).bind(id).fetch_optional(&self.pool).await?;
         row.as_ref().map(Self::knight_from_row).transpose()
     }
 
     /// Honor and Prestige balances, summed from the ledger.
     pub async fn balance(&self, knight: Id) -> Result<Balance> {
-        let row = sqlx::query(
-            "SELECT COALESCE(SUM(hp_halves), 0) AS hp, COALESCE(SUM(pp_halves), 0) AS pp \
+        let row = db::query(
+            "SELECT COALESCE(CAST(SUM(hp_halves) AS BIGINT), 0) AS hp, COALESCE(CAST(SUM(pp_halves) AS BIGINT), 0) AS pp \
              FROM ledger WHERE knight_id = ?",
         )
         .bind(knight)
@@ -1088,7 +1149,7 @@ impl Store {
     /// Whether the pair already has a recorded practice fight on `day` (R26).
     pub async fn practice_recorded(&self, realm: Id, a: Id, b: Id, day: &str) -> Result<bool> {
         let (lo, hi) = (a.min(b), a.max(b));
-        let n: i64 = sqlx::query_scalar(
+        let n: i64 = db::query_scalar(
             "SELECT COUNT(*) FROM practice_days WHERE realm_id = ? AND knight_lo = ? AND knight_hi = ? AND day = ?",
         )
         .bind(realm)
@@ -1102,19 +1163,18 @@ impl Store {
 
     /// Whether a knight is out for `day` with a major injury (R12).
     pub async fn injured_on(&self, knight: Id, day: &str) -> Result<bool> {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM major_injuries WHERE knight_id = ? AND day = ?",
-        )
-        .bind(knight)
-        .bind(day)
-        .fetch_one(&self.pool)
-        .await?;
+        let n: i64 =
+            db::query_scalar("SELECT COUNT(*) FROM major_injuries WHERE knight_id = ? AND day = ?")
+                .bind(knight)
+                .bind(day)
+                .fetch_one(&self.pool)
+                .await?;
         Ok(n > 0)
     }
 
     /// Practice wins already awarded to a knight in `month` (R28).
     pub async fn practice_awards(&self, knight: Id, month: &str) -> Result<i64> {
-        let n: i64 = sqlx::query_scalar(
+        let n: i64 = db::query_scalar(
             "SELECT COUNT(*) FROM ledger WHERE knight_id = ? AND month = ? AND kind = 'practice' AND revokes IS NULL",
         )
         .bind(knight)
@@ -1131,7 +1191,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let setup = serde_json::to_string(f.setup)?;
         let seed_hash = crate::fairness::seed_hash(&f.seed);
-        let id: Id = sqlx::query_scalar(
+        let id: Id = db::query_scalar(
             "INSERT INTO fights (realm_id, channel, kind, challenger_id, challenged_id, challenger_user, \
              challenged_user, setup, seed, seed_hash, recorded, started_at, tournament_id) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
@@ -1156,7 +1216,7 @@ impl Store {
                 f.knights[0].min(f.knights[1]),
                 f.knights[0].max(f.knights[1]),
             );
-            let claimed = sqlx::query(
+            let claimed = db::query(
                 "INSERT INTO practice_days (realm_id, knight_lo, knight_hi, day, fight_id) \
                  VALUES (?, ?, ?, ?, ?) ON CONFLICT (realm_id, knight_lo, knight_hi, day) DO NOTHING",
             )
@@ -1170,14 +1230,14 @@ impl Store {
             recorded = claimed.rows_affected() == 1;
         }
         if f.ransom {
-            sqlx::query("INSERT INTO ransom_fights (fight_id, at) VALUES (?, ?)")
+            db::query("INSERT INTO ransom_fights (fight_id, at) VALUES (?, ?)")
                 .bind(id)
                 .bind(f.at.to_rfc3339())
                 .execute(&mut *tx)
                 .await?;
         }
         let first_step = insert_steps(&mut tx, &[(id, 0, &start.encoded()?)]).await?;
-        sqlx::query("UPDATE fights SET recorded = ?, first_step = ? WHERE id = ?")
+        db::query("UPDATE fights SET recorded = ?, first_step = ? WHERE id = ?")
             .bind(recorded)
             .bind(first_step)
             .bind(id)
@@ -1242,7 +1302,7 @@ impl Store {
             "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL AND game = 'psiknight' ORDER BY id",
             Self::FIGHT_COLUMNS
         );
-        let rows = sqlx::query(&sql).bind(realm).fetch_all(&self.pool).await?;
+        let rows = db::query(&sql).bind(realm).fetch_all(&self.pool).await?;
         let mut fights = rows
             .iter()
             .map(Self::fight_from_row)
@@ -1252,14 +1312,14 @@ impl Store {
         };
         let mut steps: std::collections::HashMap<Id, Vec<(i64, Step)>> =
             fights.iter().map(|(f, _)| (f.id, Vec::new())).collect();
-        // Streamed: the log from there on also holds the steps of fights since ended, kept from
-        // memory.
-        let mut rows = sqlx::query(
+        // The log from there on also holds the steps of fights since ended, left out.
+        let rows = db::query(
             "SELECT fight_id, seq, side, decision, rolls, at FROM fight_steps WHERE id >= ? ORDER BY id",
         )
         .bind(from)
-        .fetch(&self.pool);
-        while let Some(row) = rows.try_next().await? {
+        .fetch_all(&self.pool)
+        .await?;
+        for row in rows {
             if let Some(of) = steps.get_mut(&row.try_get("fight_id")?) {
                 of.push(step_from_row(&row)?);
             }
@@ -1278,7 +1338,7 @@ impl Store {
 
     /// A fight from a row of [`Store::FIGHT_COLUMNS`], its steps still to read, and the log id of
     /// its first step.
-    fn fight_from_row(row: &sqlx::sqlite::SqliteRow) -> Result<(OpenFight, Id)> {
+    fn fight_from_row(row: &Row) -> Result<(OpenFight, Id)> {
         let id: Id = row.try_get("id")?;
         let seed_hex: String = row.try_get("seed")?;
         let mut seed = [0u8; 32];
@@ -1315,20 +1375,20 @@ impl Store {
             "SELECT {}, steps FROM fights WHERE id = ?",
             Self::FIGHT_COLUMNS
         );
-        let row = sqlx::query(&sql)
+        let row = db::query(&sql)
             .bind(id)
             .fetch_optional(&self.pool)
             .await?
             .with_context(|| format!("there is no fight #{id}"))?;
         let (mut fight, first) = Self::fight_from_row(&row)?;
         let count: Option<i64> = row.try_get("steps")?;
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT seq, side, decision, rolls, at FROM fight_steps \
              WHERE id >= ? AND fight_id = ? ORDER BY id LIMIT ?",
         )
         .bind(first)
         .bind(id)
-        .bind(count.unwrap_or(-1))
+        .bind(count.unwrap_or(i64::MAX))
         .fetch_all(&self.pool)
         .await?;
         fight.steps = in_order(
@@ -1341,7 +1401,7 @@ impl Store {
     /// The logged outcome of a finished fight.
     pub async fn fight_outcome(&self, id: Id) -> Result<Option<Outcome>> {
         let outcome: Option<Option<String>> =
-            sqlx::query_scalar("SELECT outcome FROM fights WHERE id = ?")
+            db::query_scalar("SELECT outcome FROM fights WHERE id = ?")
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?;

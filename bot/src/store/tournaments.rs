@@ -6,12 +6,12 @@
 //! the same transaction as the end of the fight that decided it ([`super::FightEnd::tournament`]),
 //! so a restart finds the tournament exactly where its last committed fight left it.
 
+use super::db::{self, Row, Tx};
 use super::{Id, Store};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use herald_engine::psiknight::books::{self, Points};
 use herald_engine::psiknight::tournament::{self, Month, ScheduleError, Scheduled};
-use sqlx::Row;
 
 /// Where a tournament stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +167,7 @@ pub struct Awarded {
 const COLUMNS: &str = "id, realm_id, name, channel, host, starts_at, month, melee, remount, \
     melee_minutes, seed, scheduled_by, scheduled_at, overrode, status, state";
 
-fn record(row: &sqlx::sqlite::SqliteRow) -> Result<TournamentRecord> {
+fn record(row: &Row) -> Result<TournamentRecord> {
     let seed_hex: String = row.try_get("seed")?;
     let mut seed = [0u8; 32];
     hex::decode_to_slice(&seed_hex, &mut seed)
@@ -209,8 +209,8 @@ impl Store {
         &self,
         t: NewTournament<'_>,
     ) -> Result<Result<(Id, Scheduled), ScheduleError>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let months: Vec<String> = sqlx::query_scalar(
+        let mut tx = self.pool.begin_write().await?;
+        let months: Vec<String> = db::query_scalar(
             "SELECT month FROM tournaments WHERE realm_id = ? AND status != 'cancelled'",
         )
         .bind(t.realm)
@@ -228,7 +228,7 @@ impl Store {
             Scheduled::Allowed => None,
             Scheduled::Overridden { existing, .. } => Some(existing as i64),
         };
-        let id: Id = sqlx::query_scalar(
+        let id: Id = db::query_scalar(
             "INSERT INTO tournaments (realm_id, name, channel, host, starts_at, month, melee, remount, \
              melee_minutes, seed, scheduled_by, scheduled_at, overrode, status) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled') RETURNING id",
@@ -254,7 +254,7 @@ impl Store {
 
     /// The realm's scheduled and running tournaments, soonest first.
     pub async fn active_tournaments(&self, realm: Id) -> Result<Vec<TournamentRecord>> {
-        let rows = sqlx::query(&format!(
+        let rows = db::query(&format!(
             "SELECT {COLUMNS} FROM tournaments WHERE realm_id = ? AND status IN ('scheduled', 'running') \
              ORDER BY starts_at, id"
         ))
@@ -266,7 +266,7 @@ impl Store {
 
     /// One tournament.
     pub async fn tournament(&self, id: Id) -> Result<Option<TournamentRecord>> {
-        sqlx::query(&format!("SELECT {COLUMNS} FROM tournaments WHERE id = ?"))
+        db::query(&format!("SELECT {COLUMNS} FROM tournaments WHERE id = ?"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await?
@@ -277,7 +277,7 @@ impl Store {
 
     /// The realm's tournament that began most recently (running or finished), for `/bracket`.
     pub async fn latest_tournament(&self, realm: Id) -> Result<Option<TournamentRecord>> {
-        sqlx::query(&format!(
+        db::query(&format!(
             "SELECT {COLUMNS} FROM tournaments WHERE realm_id = ? AND status IN ('running', 'finished') \
              ORDER BY starts_at DESC, id DESC LIMIT 1"
         ))
@@ -291,7 +291,7 @@ impl Store {
 
     /// Calls off a tournament that has not begun; `false` if it had begun or ended meanwhile.
     pub async fn cancel_tournament(&self, id: Id, by: &str, at: DateTime<Utc>) -> Result<bool> {
-        let done = sqlx::query(
+        let done = db::query(
             "UPDATE tournaments SET status = 'cancelled', ended_at = ?, ended_by = ? \
              WHERE id = ? AND status = 'scheduled'",
         )
@@ -311,9 +311,9 @@ impl Store {
         user: &str,
         at: DateTime<Utc>,
     ) -> Result<Entry> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.pool.begin_write().await?;
         let status: Option<String> =
-            sqlx::query_scalar("SELECT status FROM tournaments WHERE id = ?")
+            db::query_scalar("SELECT status FROM tournaments WHERE id = ?")
                 .bind(id)
                 .fetch_optional(&mut *tx)
                 .await?;
@@ -321,7 +321,7 @@ impl Store {
             tx.rollback().await?;
             return Ok(Entry::Closed);
         }
-        let done = sqlx::query(
+        let done = db::query(
             "INSERT INTO tournament_entries (tournament_id, knight_id, user_name, at) VALUES (?, ?, ?, ?) \
              ON CONFLICT DO NOTHING",
         )
@@ -341,7 +341,7 @@ impl Store {
 
     /// Withdraws a knight before the start; `false` if they were not entered or it has begun.
     pub async fn withdraw_from_tournament(&self, id: Id, knight: Id) -> Result<bool> {
-        let done = sqlx::query(
+        let done = db::query(
             "DELETE FROM tournament_entries WHERE tournament_id = ?1 AND knight_id = ?2 \
              AND (SELECT status FROM tournaments WHERE id = ?1) = 'scheduled'",
         )
@@ -354,7 +354,7 @@ impl Store {
 
     /// The knights entered, in the order they entered.
     pub async fn tournament_entries(&self, id: Id) -> Result<Vec<Id>> {
-        Ok(sqlx::query_scalar(
+        Ok(db::query_scalar(
             "SELECT knight_id FROM tournament_entries WHERE tournament_id = ? ORDER BY at, rowid",
         )
         .bind(id)
@@ -364,12 +364,11 @@ impl Store {
 
     /// The reminders already said, as seconds before the start.
     pub async fn reminders_sent(&self, id: Id) -> Result<Vec<u64>> {
-        let leads: Vec<i64> = sqlx::query_scalar(
-            "SELECT lead_secs FROM tournament_reminders WHERE tournament_id = ?",
-        )
-        .bind(id)
-        .fetch_all(&self.pool)
-        .await?;
+        let leads: Vec<i64> =
+            db::query_scalar("SELECT lead_secs FROM tournament_reminders WHERE tournament_id = ?")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
         Ok(leads.into_iter().map(|l| l.max(0) as u64).collect())
     }
 
@@ -381,10 +380,10 @@ impl Store {
         leads: &[u64],
         at: DateTime<Utc>,
     ) -> Result<Vec<u64>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.pool.begin_write().await?;
         let mut claimed = Vec::new();
         for &lead in leads {
-            let done = sqlx::query(
+            let done = db::query(
                 "INSERT INTO tournament_reminders (tournament_id, lead_secs, sent_at) VALUES (?, ?, ?) \
                  ON CONFLICT DO NOTHING",
             )
@@ -403,7 +402,7 @@ impl Store {
 
     /// Begins a scheduled tournament with its first state; `false` if it was no longer scheduled.
     pub async fn begin_tournament(&self, id: Id, state: &str) -> Result<bool> {
-        let done = sqlx::query(
+        let done = db::query(
             "UPDATE tournaments SET status = 'running', state = ? WHERE id = ? AND status = 'scheduled'",
         )
         .bind(state)
@@ -415,7 +414,7 @@ impl Store {
 
     /// Calls off a scheduled tournament that cannot be held (too few entrants), saying why.
     pub async fn call_off_tournament(&self, id: Id, why: &str, at: DateTime<Utc>) -> Result<()> {
-        sqlx::query(
+        db::query(
             "UPDATE tournaments SET status = 'cancelled', ended_at = ?, ended_by = ? WHERE id = ?",
         )
         .bind(at.to_rfc3339())
@@ -428,7 +427,7 @@ impl Store {
 
     /// Saves the state of a tournament in progress.
     pub async fn save_tournament(&self, id: Id, state: &str) -> Result<()> {
-        sqlx::query("UPDATE tournaments SET state = ? WHERE id = ? AND status = 'running'")
+        db::query("UPDATE tournaments SET state = ? WHERE id = ? AND status = 'running'")
             .bind(state)
             .bind(id)
             .execute(&self.pool)
@@ -440,7 +439,7 @@ impl Store {
     /// ledger entry of kind `tournament` naming the tournament, split when the knight is landed
     /// (R29). Returns the awards as written, in order.
     pub async fn finish_tournament(&self, fin: &TournamentFinish) -> Result<Vec<Awarded>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.pool.begin_write().await?;
         let awarded = Self::finish_tournament_in(&mut tx, fin).await?;
         tx.commit().await?;
         Ok(awarded)
@@ -448,11 +447,11 @@ impl Store {
 
     /// [`Store::finish_tournament`] inside a transaction already open (a fight's end).
     pub(super) async fn finish_tournament_in(
-        tx: &mut sqlx::SqliteConnection,
+        tx: &mut Tx<'_>,
         fin: &TournamentFinish,
     ) -> Result<Vec<Awarded>> {
         let at = fin.at.to_rfc3339();
-        let done = sqlx::query(
+        let done = db::query(
             "UPDATE tournaments SET status = 'finished', state = ?, ended_at = ? WHERE id = ? AND status = 'running'",
         )
         .bind(&fin.state)
@@ -465,12 +464,12 @@ impl Store {
         }
         let mut awarded = Vec::with_capacity(fin.awards.len());
         for a in &fin.awards {
-            let landed: bool = sqlx::query_scalar("SELECT landed FROM knights WHERE id = ?")
+            let landed: bool = db::query_scalar("SELECT landed FROM knights WHERE id = ?")
                 .bind(a.knight)
                 .fetch_one(&mut *tx)
                 .await?;
             let split = books::award(Points::whole(a.hp.into()), landed);
-            sqlx::query(
+            db::query(
                 "INSERT INTO ledger (realm_id, knight_id, hp_halves, pp_halves, kind, reason, tournament_id, month, at) \
                  VALUES (?, ?, ?, ?, 'tournament', ?, ?, ?, ?)",
             )
@@ -494,12 +493,8 @@ impl Store {
     }
 
     /// Saves a tournament's state inside a transaction already open (a fight's end).
-    pub(super) async fn save_tournament_in(
-        tx: &mut sqlx::SqliteConnection,
-        id: Id,
-        state: &str,
-    ) -> Result<()> {
-        sqlx::query("UPDATE tournaments SET state = ? WHERE id = ? AND status = 'running'")
+    pub(super) async fn save_tournament_in(tx: &mut Tx<'_>, id: Id, state: &str) -> Result<()> {
+        db::query("UPDATE tournaments SET state = ? WHERE id = ? AND status = 'running'")
             .bind(state)
             .bind(id)
             .execute(&mut *tx)

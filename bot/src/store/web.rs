@@ -160,7 +160,7 @@ fn record_of(row: &sqlx::sqlite::SqliteRow) -> Result<[i64; 3]> {
 impl Store {
     /// Every realm with its counts, by name.
     pub async fn web_realms(&self) -> Result<Vec<RealmRow>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT r.name, \
              (SELECT COUNT(*) FROM knights k WHERE k.realm_id = r.id AND k.retired = 0) AS knights, \
              (SELECT COUNT(*) FROM characters c WHERE c.realm_id = r.id AND c.retired = 0) AS characters, \
@@ -183,7 +183,7 @@ impl Store {
 
     /// A realm's id by its name, without creating it.
     pub async fn web_realm(&self, name: &str) -> Result<Option<Id>> {
-        Ok(sqlx::query_scalar("SELECT id FROM realms WHERE name = ?")
+        Ok(db::query_scalar("SELECT id FROM realms WHERE name = ?")
             .bind(name)
             .fetch_optional(self.pool())
             .await?)
@@ -199,7 +199,7 @@ impl Store {
         limit: i64,
     ) -> Result<(Vec<StandingRow>, i64)> {
         let total: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM knights WHERE realm_id = ? AND retired = 0")
+            db::query_scalar("SELECT COUNT(*) FROM knights WHERE realm_id = ? AND retired = 0")
                 .bind(realm)
                 .fetch_one(self.pool())
                 .await?;
@@ -222,7 +222,7 @@ impl Store {
             sort.order_by(),
             Self::KNIGHT_COLUMNS,
         );
-        let rows = sqlx::query(&sql)
+        let rows = db::query(&sql)
             .bind(realm)
             .bind(realm)
             .bind(limit)
@@ -266,7 +266,7 @@ impl Store {
              WHERE k.realm_id = ? AND k.name_key = ? ORDER BY k.retired, k.id DESC LIMIT 1",
             Self::KNIGHT_COLUMNS
         );
-        let Some(row) = sqlx::query(&sql)
+        let Some(row) = db::query(&sql)
             .bind(realm)
             .bind(name.trim().to_lowercase())
             .fetch_optional(self.pool())
@@ -275,13 +275,13 @@ impl Store {
             return Ok(None);
         };
         let knight = Self::knight_from_row(&row)?;
-        let vassals = sqlx::query_scalar(
+        let vassals = db::query_scalar(
             "SELECT name FROM knights WHERE lord_id = ? AND retired = 0 ORDER BY name_key",
         )
         .bind(knight.id)
         .fetch_all(self.pool())
         .await?;
-        let captor = sqlx::query(
+        let captor = db::query(
             "SELECT v.name, COALESCE(c.demanded_halves, c.customary_halves) AS ransom \
              FROM captivities c JOIN knights v ON v.id = c.victor_id \
              WHERE c.captive_id = ? AND c.ended_at IS NULL",
@@ -311,11 +311,11 @@ impl Store {
         offset: i64,
         limit: i64,
     ) -> Result<(Vec<LedgerRow>, i64)> {
-        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ledger WHERE knight_id = ?")
+        let total: i64 = db::query_scalar("SELECT COUNT(*) FROM ledger WHERE knight_id = ?")
             .bind(knight)
             .fetch_one(self.pool())
             .await?;
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT l.id, l.knight_id, l.hp_halves, l.pp_halves, l.kind, l.reason, l.fight_id, \
              l.by_user, l.revokes, l.month, l.at, \
              (SELECT r.id FROM ledger r WHERE r.revokes = l.id) AS revoked_by \
@@ -351,7 +351,7 @@ impl Store {
     /// A knight's Honor over time: the balance (halves) after each realm day with an entry,
     /// oldest first, at most the last `days` days that had one.
     pub async fn web_honor_series(&self, knight: Id, days: i64) -> Result<Vec<(String, i64)>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT day, SUM(hp) OVER (ORDER BY day) AS balance FROM \
              (SELECT substr(at, 1, 10) AS day, SUM(hp_halves) AS hp FROM ledger \
               WHERE knight_id = ? GROUP BY day) ORDER BY day",
@@ -369,7 +369,7 @@ impl Store {
 
     /// The realm's tournaments, newest first.
     pub async fn web_tournaments(&self, realm: Id) -> Result<Vec<TournamentRow>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT t.id, t.name, t.channel, t.starts_at, t.status, \
              (SELECT COUNT(*) FROM tournament_entries e WHERE e.tournament_id = t.id) AS entries \
              FROM tournaments t WHERE t.realm_id = ? ORDER BY t.starts_at DESC, t.id DESC",
@@ -393,7 +393,7 @@ impl Store {
 
     /// A tournament's entrants by name, in the order they entered.
     pub async fn web_entrants(&self, tournament: Id) -> Result<Vec<(Id, String)>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT k.id, k.name FROM tournament_entries e JOIN knights k ON k.id = e.knight_id \
              WHERE e.tournament_id = ? ORDER BY e.at, k.id",
         )
@@ -412,7 +412,7 @@ impl Store {
         tournament: Id,
     ) -> Result<Vec<FightSummary>> {
         let ids: Vec<Id> =
-            sqlx::query_scalar("SELECT id FROM fights WHERE tournament_id = ? ORDER BY id")
+            db::query_scalar("SELECT id FROM fights WHERE tournament_id = ? ORDER BY id")
                 .bind(tournament)
                 .fetch_all(self.pool())
                 .await?;
@@ -425,7 +425,7 @@ impl Store {
 
     /// A tournament's awards, as the ledger has them, in order.
     pub async fn web_tournament_awards(&self, tournament: Id) -> Result<Vec<TournamentAwardRow>> {
-        let rows = sqlx::query(
+        let rows = db::query(
             "SELECT k.name, l.hp_halves, l.pp_halves, l.reason FROM ledger l \
              JOIN knights k ON k.id = l.knight_id WHERE l.tournament_id = ? ORDER BY l.id",
         )
@@ -446,7 +446,7 @@ impl Store {
 
     /// The fight ids of a realm's fights still open in `channel`, newest first.
     pub async fn web_open_fights_in(&self, realm: Id, channel: &str) -> Result<Vec<Id>> {
-        Ok(sqlx::query_scalar(
+        Ok(db::query_scalar(
             "SELECT id FROM fights WHERE realm_id = ? AND channel = ? AND ended_at IS NULL \
              ORDER BY id DESC",
         )

@@ -33,6 +33,84 @@ impl Books {
     }
 }
 
+/// Where a test's books live: a SQLite file, or a PostgreSQL database of the test's own.
+pub enum Backend {
+    /// A SQLite file in a temporary directory.
+    Sqlite(Books),
+    /// A database created for this test on the server `HERALD_TEST_PG` names.
+    Postgres(String),
+}
+
+impl Backend {
+    /// What `[database] url` would say.
+    pub fn url(&self) -> String {
+        match self {
+            Backend::Sqlite(books) => books.path().display().to_string(),
+            Backend::Postgres(url) => url.clone(),
+        }
+    }
+
+    /// A store over these books (opened anew each time, as by another process).
+    pub async fn store(&self) -> Store {
+        Store::connect(&self.url())
+            .await
+            .expect("the database opens")
+    }
+
+    /// "sqlite" or "postgres", for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Backend::Sqlite(_) => "sqlite",
+            Backend::Postgres(_) => "postgres",
+        }
+    }
+}
+
+/// The variable naming the PostgreSQL server the tests may use (`.ci/run` starts one and sets it),
+/// a URL such as `postgres://postgres@127.0.0.1:5433/postgres`.
+pub const TEST_PG: &str = "HERALD_TEST_PG";
+
+/// A fresh PostgreSQL database for one test on the server of `HERALD_TEST_PG`, so tests run in
+/// parallel; `None`, with a printed message, when the variable is unset.
+pub async fn postgres() -> Option<Backend> {
+    use sqlx::Connection;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let Ok(server) = std::env::var(TEST_PG) else {
+        eprintln!("SKIPPED on PostgreSQL: {TEST_PG} is not set");
+        return None;
+    };
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    let name = format!(
+        "herald_test_{}_{}_{nanos}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut admin = sqlx::PgConnection::connect(&server)
+        .await
+        .expect("the test PostgreSQL server answers");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .expect("a test database is created");
+    // The server's URL up to its path, with this test's database instead.
+    let root = match server.match_indices('/').nth(2) {
+        Some((i, _)) => &server[..i],
+        None => server.as_str(),
+    };
+    Some(Backend::Postgres(format!("{root}/{name}")))
+}
+
+/// Every backend a store test runs on: SQLite, and PostgreSQL when `HERALD_TEST_PG` is set.
+pub async fn backends() -> Vec<Backend> {
+    let mut all = vec![Backend::Sqlite(Books::new())];
+    all.extend(postgres().await);
+    all
+}
+
 /// A `Write` that collects into a shared buffer (for `--events`).
 #[derive(Clone, Default)]
 pub struct Sink(pub Arc<Mutex<Vec<u8>>>);
@@ -116,8 +194,13 @@ impl Run {
 
 /// Runs `transcript` against the database at `db` with `config` (TOML) and seed 0.
 pub async fn run_with(db: &Path, config: &str, transcript: &str) -> Run {
-    let config: Config = toml::from_str(config).expect("test config parses");
     let store = Store::open(db).await.expect("the database opens");
+    run_on(store, config, transcript).await
+}
+
+/// Runs `transcript` on `store` with `config` (TOML) and seed 0.
+pub async fn run_on(store: Store, config: &str, transcript: &str) -> Run {
+    let config: Config = toml::from_str(config).expect("test config parses");
     let sink = Sink::default();
     let app = App::new(store, config, Some(0))
         .unwrap()

@@ -464,14 +464,14 @@ pub async fn knight_names(app: &App, realm: &str, typed: &str) -> anyhow::Result
         pattern.push(c);
     }
     pattern.push('%');
-    let names = sqlx::query_scalar::<_, String>(
+    let names = crate::store::db::query_scalar::<String>(
         "SELECT name FROM knights WHERE realm_id = ? AND retired = 0 AND name_key LIKE ? ESCAPE '\\' \
          ORDER BY name_key LIMIT ?",
     )
     .bind(realm)
     .bind(pattern)
     .bind(MAX_SUGGESTIONS as i64)
-    .fetch_all(app.store.pool())
+    .fetch_all(app.store.db())
     .await?;
     Ok(names)
 }
