@@ -323,7 +323,7 @@ pub async fn export(store: &Store) -> Result<Value> {
     }
     // A group fight's every creature by side, in listing order (`fight_members`).
     let mut members: std::collections::HashMap<i64, [Vec<String>; 2]> = Default::default();
-    for row in sqlx::query(
+    for row in db::query(
         "SELECT m.fight_id, m.side, c.name FROM fight_members m \
          JOIN characters c ON c.id = m.character_id ORDER BY m.fight_id, m.seat",
     )

@@ -407,7 +407,7 @@ impl Store {
         .await?;
         for m in f.members {
             db::query(
-                "INSERT INTO fight_members (fight_id, side, seat, character_id, user) \
+                "INSERT INTO fight_members (fight_id, side, seat, character_id, player) \
                  VALUES (?, ?, ?, ?, ?)",
             )
             .bind(id)
@@ -618,11 +618,11 @@ impl Store {
     /// A group fight's creatures in listing order; none for a duel.
     pub async fn bout_members(&self, id: Id) -> Result<Vec<BoutMember>> {
         let rows = db::query(
-            "SELECT side, seat, character_id, user FROM fight_members WHERE fight_id = ? \
+            "SELECT side, seat, character_id, player FROM fight_members WHERE fight_id = ? \
              ORDER BY seat",
         )
         .bind(id)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         rows.iter()
             .map(|row| {
@@ -630,7 +630,7 @@ impl Store {
                     side: row.try_get("side")?,
                     seat: row.try_get("seat")?,
                     character: row.try_get("character_id")?,
-                    user: row.try_get("user")?,
+                    user: row.try_get("player")?,
                 })
             })
             .collect()

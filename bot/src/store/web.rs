@@ -6,7 +6,7 @@ use super::books::LedgerRow;
 use super::history::FightSummary;
 use super::{Id, KnightRecord, Store};
 use anyhow::Result;
-use sqlx::Row;
+use super::db;
 
 /// A realm as the front page lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,7 +149,7 @@ const RECORD: &str = "\
     (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
        AND f.ended_at IS NOT NULL AND f.winner_id IS NULL) AS draws";
 
-fn record_of(row: &sqlx::sqlite::SqliteRow) -> Result<[i64; 3]> {
+fn record_of(row: &db::Row) -> Result<[i64; 3]> {
     Ok([
         row.try_get("wins")?,
         row.try_get("losses")?,
@@ -167,7 +167,7 @@ impl Store {
              (SELECT COUNT(*) FROM fights f WHERE f.realm_id = r.id) AS fights \
              FROM realms r ORDER BY r.name",
         )
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         rows.iter()
             .map(|r| {
@@ -185,7 +185,7 @@ impl Store {
     pub async fn web_realm(&self, name: &str) -> Result<Option<Id>> {
         Ok(db::query_scalar("SELECT id FROM realms WHERE name = ?")
             .bind(name)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.db())
             .await?)
     }
 
@@ -201,7 +201,7 @@ impl Store {
         let total: i64 =
             db::query_scalar("SELECT COUNT(*) FROM knights WHERE realm_id = ? AND retired = 0")
                 .bind(realm)
-                .fetch_one(self.pool())
+                .fetch_one(self.db())
                 .await?;
         // The balances of every knight in one pass over the ledger; the record is counted
         // for every knight only when it is the order, else for the page's rows alone.
@@ -212,7 +212,7 @@ impl Store {
             _ => "0",
         };
         let sql = format!(
-            "WITH sums AS (SELECT knight_id, SUM(hp_halves) AS hp, SUM(pp_halves) AS pp \
+            "WITH sums AS (SELECT knight_id, CAST(SUM(hp_halves) AS BIGINT) AS hp, CAST(SUM(pp_halves) AS BIGINT) AS pp \
                FROM ledger WHERE realm_id = ? GROUP BY knight_id), \
              page AS (SELECT k.id AS kid, COALESCE(s.hp, 0) AS hp, COALESCE(s.pp, 0) AS pp, \
                {wins} AS wins FROM knights k LEFT JOIN sums s ON s.knight_id = k.id \
@@ -227,7 +227,7 @@ impl Store {
             .bind(realm)
             .bind(limit)
             .bind(offset)
-            .fetch_all(self.pool())
+            .fetch_all(self.db())
             .await?;
         let mut page = rows
             .iter()
@@ -260,8 +260,8 @@ impl Store {
         let sql = format!(
             "SELECT {}, k.retired, k.died_at, k.lord_id, \
              (SELECT name FROM knights l WHERE l.id = k.lord_id) AS lord_name, \
-             COALESCE((SELECT SUM(hp_halves) FROM ledger l WHERE l.knight_id = k.id), 0) AS hp, \
-             COALESCE((SELECT SUM(pp_halves) FROM ledger l WHERE l.knight_id = k.id), 0) AS pp, \
+             COALESCE((SELECT CAST(SUM(hp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS hp, \
+             COALESCE((SELECT CAST(SUM(pp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS pp, \
              {RECORD} FROM knights k JOIN users u ON u.id = k.owner_id \
              WHERE k.realm_id = ? AND k.name_key = ? ORDER BY k.retired, k.id DESC LIMIT 1",
             Self::KNIGHT_COLUMNS
@@ -269,7 +269,7 @@ impl Store {
         let Some(row) = db::query(&sql)
             .bind(realm)
             .bind(name.trim().to_lowercase())
-            .fetch_optional(self.pool())
+            .fetch_optional(self.db())
             .await?
         else {
             return Ok(None);
@@ -279,7 +279,7 @@ impl Store {
             "SELECT name FROM knights WHERE lord_id = ? AND retired = 0 ORDER BY name_key",
         )
         .bind(knight.id)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         let captor = db::query(
             "SELECT v.name, COALESCE(c.demanded_halves, c.customary_halves) AS ransom \
@@ -287,7 +287,7 @@ impl Store {
              WHERE c.captive_id = ? AND c.ended_at IS NULL",
         )
         .bind(knight.id)
-        .fetch_optional(self.pool())
+        .fetch_optional(self.db())
         .await?
         .map(|r| -> Result<(String, i64)> { Ok((r.try_get("name")?, r.try_get("ransom")?)) })
         .transpose()?;
@@ -313,7 +313,7 @@ impl Store {
     ) -> Result<(Vec<LedgerRow>, i64)> {
         let total: i64 = db::query_scalar("SELECT COUNT(*) FROM ledger WHERE knight_id = ?")
             .bind(knight)
-            .fetch_one(self.pool())
+            .fetch_one(self.db())
             .await?;
         let rows = db::query(
             "SELECT l.id, l.knight_id, l.hp_halves, l.pp_halves, l.kind, l.reason, l.fight_id, \
@@ -324,7 +324,7 @@ impl Store {
         .bind(knight)
         .bind(limit)
         .bind(offset)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         let rows = rows
             .iter()
@@ -352,12 +352,12 @@ impl Store {
     /// oldest first, at most the last `days` days that had one.
     pub async fn web_honor_series(&self, knight: Id, days: i64) -> Result<Vec<(String, i64)>> {
         let rows = db::query(
-            "SELECT day, SUM(hp) OVER (ORDER BY day) AS balance FROM \
-             (SELECT substr(at, 1, 10) AS day, SUM(hp_halves) AS hp FROM ledger \
-              WHERE knight_id = ? GROUP BY day) ORDER BY day",
+            "SELECT day, CAST(SUM(hp) OVER (ORDER BY day) AS BIGINT) AS balance FROM \
+             (SELECT substr(at, 1, 10) AS day, CAST(SUM(hp_halves) AS BIGINT) AS hp FROM ledger \
+              WHERE knight_id = ? GROUP BY day) AS days ORDER BY day",
         )
         .bind(knight)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         let all = rows
             .iter()
@@ -375,7 +375,7 @@ impl Store {
              FROM tournaments t WHERE t.realm_id = ? ORDER BY t.starts_at DESC, t.id DESC",
         )
         .bind(realm)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         rows.iter()
             .map(|r| {
@@ -398,7 +398,7 @@ impl Store {
              WHERE e.tournament_id = ? ORDER BY e.at, k.id",
         )
         .bind(tournament)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         rows.iter()
             .map(|r| Ok((r.try_get("id")?, r.try_get("name")?)))
@@ -414,7 +414,7 @@ impl Store {
         let ids: Vec<Id> =
             db::query_scalar("SELECT id FROM fights WHERE tournament_id = ? ORDER BY id")
                 .bind(tournament)
-                .fetch_all(self.pool())
+                .fetch_all(self.db())
                 .await?;
         let mut fights = Vec::with_capacity(ids.len());
         for id in ids {
@@ -430,7 +430,7 @@ impl Store {
              JOIN knights k ON k.id = l.knight_id WHERE l.tournament_id = ? ORDER BY l.id",
         )
         .bind(tournament)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?;
         rows.iter()
             .map(|r| {
@@ -452,7 +452,7 @@ impl Store {
         )
         .bind(realm)
         .bind(channel)
-        .fetch_all(self.pool())
+        .fetch_all(self.db())
         .await?)
     }
 }
