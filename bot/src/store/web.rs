@@ -3,10 +3,10 @@
 //! tournament's fights. Reads only, in plain SQL with `?` parameters.
 
 use super::books::LedgerRow;
+use super::db;
 use super::history::FightSummary;
 use super::{Id, KnightRecord, Store};
 use anyhow::Result;
-use super::db;
 
 /// A realm as the front page lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
