@@ -3,7 +3,7 @@
 //! Owners are display nicks only, as on the pages.
 
 use super::page::{self, PAGE_ROWS};
-use super::{number, shown_owner, Answer, Oops, Web};
+use super::{shown_owner, Answer, Oops, Web};
 use crate::export::points;
 use crate::store::web::Sort;
 use axum::extract::{Path, Query, State};
@@ -173,15 +173,8 @@ pub async fn tournament(
     State(web): State<Arc<Web>>,
     Path((realm, id)): Path<(String, String)>,
 ) -> Answer {
-    let realm_id = web.realm(&realm).await?;
-    let id = number(&id, "tournament")?;
-    let t = web
-        .app
-        .store
-        .tournament(id)
-        .await?
-        .filter(|t| t.realm == realm_id)
-        .ok_or_else(|| Oops::NotFound("tournament".into()))?;
+    let (realm_id, t) = web.tournament(&realm, &id).await?;
+    let id = t.id;
     let entrants = web.app.store.web_entrants(id).await?;
     let fights = web.app.store.web_tournament_fights(realm_id, id).await?;
     let awards = web.app.store.web_tournament_awards(id).await?;

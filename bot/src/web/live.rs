@@ -4,7 +4,7 @@
 //! what the hub says was said ([`crate::app::Said`]) and re-reads the books when the fight's or
 //! tournament's channel spoke. A closed connection drops its stream and its subscription.
 
-use super::{fight, number, Answer, Oops, Web};
+use super::{fight, Answer, Web};
 use axum::extract::{Path, Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::IntoResponse;
@@ -89,15 +89,8 @@ pub async fn tournament(
     State(web): State<Arc<Web>>,
     Path((realm, id)): Path<(String, String)>,
 ) -> Answer {
-    let realm_id = web.realm(&realm).await?;
-    let id = number(&id, "tournament")?;
-    let t = web
-        .app
-        .store
-        .tournament(id)
-        .await?
-        .filter(|t| t.realm == realm_id)
-        .ok_or_else(|| Oops::NotFound("tournament".into()))?;
+    let (realm_id, t) = web.tournament(&realm, &id).await?;
+    let id = t.id;
     let rx = web.app.said.subscribe();
     let seen = snapshot(&web, realm_id, id).await;
     let stream = futures::stream::unfold(

@@ -264,6 +264,25 @@ impl Web {
             .await?
             .ok_or_else(|| Oops::NotFound("realm".into()))
     }
+
+    /// The realm's id and its tournament, both as the URL names them, or the 404: one check
+    /// for the page, its JSON and its live stream.
+    async fn tournament(
+        &self,
+        realm: &str,
+        id: &str,
+    ) -> std::result::Result<(Id, crate::store::tournaments::TournamentRecord), Oops> {
+        let realm = self.realm(realm).await?;
+        let id = number(id, "tournament")?;
+        let t = self
+            .app
+            .store
+            .tournament(id)
+            .await?
+            .filter(|t| t.realm == realm)
+            .ok_or_else(|| Oops::NotFound("tournament".into()))?;
+        Ok((realm, t))
+    }
 }
 
 /// A tournament's status as the books write it.

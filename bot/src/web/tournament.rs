@@ -3,7 +3,7 @@
 //! bye: the Lists re-pair every round), results, the Melee's sides and passes, the awards.
 
 use super::page::{self, layout};
-use super::{number, Answer, Oops, Web};
+use super::{Answer, Web};
 use crate::store::Id;
 use axum::extract::{Path, State};
 use axum::response::IntoResponse;
@@ -78,15 +78,8 @@ fn ids_in(state: &Value, out: &mut Vec<Id>) {
 
 /// `/r/REALM/tournaments/ID`.
 pub async fn one(State(web): State<Arc<Web>>, Path((realm, id)): Path<(String, String)>) -> Answer {
-    let realm_id = web.realm(&realm).await?;
-    let id = number(&id, "tournament")?;
-    let t = web
-        .app
-        .store
-        .tournament(id)
-        .await?
-        .filter(|t| t.realm == realm_id)
-        .ok_or_else(|| Oops::NotFound("tournament".into()))?;
+    let (realm_id, t) = web.tournament(&realm, &id).await?;
+    let id = t.id;
     let state: Value = t
         .state
         .as_deref()
