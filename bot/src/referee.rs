@@ -85,6 +85,7 @@ pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn
         challenge: None,
         fight: None,
         lapses: Vec::new(),
+        failing: false,
     }))
 }
 
@@ -120,12 +121,19 @@ struct Referee<G: Game> {
     fight: Option<Live<G::Fight, Decision<G>>>,
     /// Offers out of a fight that lapse ([`Game::lapse`]), by character: when.
     lapses: Vec<(Id, DateTime<Utc>)>,
+    /// A deadline's write failed and is being retried: said and logged once, not at every
+    /// retry.
+    failing: bool,
 }
 
 type Decision<G> = <<G as Game>::Fight as Fight>::Decision;
 
 const SORRY: &str =
     "Herald could not write the books just now; nothing was changed. Please try again.";
+
+/// How long a fight's deadline waits before it is tried again when the write it made failed:
+/// long enough that a database that refuses writes is not asked again at once, in a loop.
+pub(crate) const DEADLINE_RETRY: Duration = Duration::seconds(30);
 
 impl<G: Game> Table for Referee<G> {
     fn game(&self) -> &'static str {
@@ -150,15 +158,36 @@ impl<G: Game> Table for Referee<G> {
         command: &'a Command,
         now: DateTime<Utc>,
     ) -> BoxFuture<'a, Result<Option<Lines>>> {
-        Box::pin(async move { self.dispatch(user, command, now).await })
+        Box::pin(async move {
+            let answered = self.dispatch(user, command, now).await;
+            // A command that was answered tells anew of a later deadline's failed write.
+            self.failing &= answered.is_err();
+            answered
+        })
     }
 
     fn on_deadline(&mut self, now: DateTime<Utc>) -> BoxFuture<'_, Lines> {
         Box::pin(async move {
             match self.deadline(now).await {
-                Ok(lines) => lines,
+                Ok(lines) => {
+                    self.failing = false;
+                    lines
+                }
                 Err(err) => {
-                    tracing::error!(channel = %self.channel, "{err:#}");
+                    // The fight was put back as it was, its deadline still past: without a new
+                    // one it would fire again at once, and again.
+                    if let Some(f) = self.fight.as_mut().filter(|f| f.deadline <= now) {
+                        f.deadline = now + DEADLINE_RETRY;
+                    }
+                    if std::mem::replace(&mut self.failing, true) {
+                        tracing::debug!(channel = %self.channel, "a deadline failed again: {err:#}");
+                        return Vec::new();
+                    }
+                    tracing::error!(
+                        channel = %self.channel,
+                        "{err:#}; the deadline is tried again every {} s",
+                        DEADLINE_RETRY.num_seconds()
+                    );
                     vec![SORRY.to_string()]
                 }
             }

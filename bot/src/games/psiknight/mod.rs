@@ -96,6 +96,8 @@ pub struct Tiltyard {
     narration: Narration,
     /// The fight about to start was said not to be recorded when it was challenged.
     told_unrecorded: bool,
+    /// A fight deadline's write failed and is being retried: said and logged once.
+    deadline_failing: bool,
 }
 
 pub use crate::reply::Lines;
@@ -123,6 +125,7 @@ pub fn table(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn Table>> 
         private: Vec::new(),
         narration: Narration::Full,
         told_unrecorded: false,
+        deadline_failing: false,
     }))
 }
 
@@ -156,7 +159,12 @@ impl Table for Tiltyard {
             match command {
                 // Every game's, answered by the session.
                 Command::Roll { .. } | Command::Help { .. } => Ok(None),
-                c => self.dispatch(user, c.clone(), now).await.map(Some),
+                c => {
+                    let answered = self.dispatch(user, c.clone(), now).await;
+                    // A command that was answered tells anew of a later deadline's failed write.
+                    self.deadline_failing &= answered.is_err();
+                    answered.map(Some)
+                }
             }
         })
     }
@@ -927,10 +935,26 @@ impl Tiltyard {
             };
             let who = format!("{} ({})", f.styled[side.index()], f.users[side.index()]);
             match self.apply(side, default, now, Some(&who)).await {
-                Ok(more) => lines.extend(more),
+                Ok(more) => {
+                    self.deadline_failing = false;
+                    lines.extend(more);
+                }
                 Err(err) => {
-                    tracing::error!(channel = %self.channel, "{err:#}");
-                    lines.push(SORRY.to_string());
+                    // The fight was put back, its deadline still past: without a new one it
+                    // would fire again at once, and again.
+                    if let Some(f) = self.fight.as_mut().filter(|f| f.deadline <= now) {
+                        f.deadline = now + crate::referee::DEADLINE_RETRY;
+                    }
+                    if std::mem::replace(&mut self.deadline_failing, true) {
+                        tracing::debug!(channel = %self.channel, "a deadline failed again: {err:#}");
+                    } else {
+                        tracing::error!(
+                            channel = %self.channel,
+                            "{err:#}; the deadline is tried again every {} s",
+                            crate::referee::DEADLINE_RETRY.num_seconds()
+                        );
+                        lines.push(SORRY.to_string());
+                    }
                     break;
                 }
             }
