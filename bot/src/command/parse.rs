@@ -19,14 +19,18 @@ pub fn parse(line: &str, prefixes: &[char]) -> Option<Result<Command, ParseError
     Some(parse_body(line, body, prefix))
 }
 
-/// Reads a line in a channel whose game has its own table: an entry of `table` first (its
-/// words may be the core's too: a game's `/attack` is not PsiKnight's), else the core table, as
-/// [`parse`].
+/// Reads a line in a channel by its game's table: an entry of `table` first (its words may be
+/// the fallback's too: a game's `/attack` is not PsiKnight's), else [`COMMANDS`], the table
+/// every channel reads, as [`parse`]. A game whose table is [`COMMANDS`] itself is read once,
+/// by [`parse`].
 pub fn parse_in(
     line: &str,
     prefixes: &[char],
     table: &'static [CommandSpec],
 ) -> Option<Result<Command, ParseError>> {
+    if std::ptr::eq(table, COMMANDS) {
+        return parse(line, prefixes);
+    }
     let trimmed = line.trim();
     let mut chars = trimmed.chars();
     let prefix = chars.next()?;

@@ -1,17 +1,14 @@
-//! The core's table: the commands every game shares (`/roll`, `/help`, `/accept`, `/challenge`...)
-//! and PsiKnight's own, which move to PsiKnight's folder when PsiKnight is a game of the seam.
-//! Each other game's table is in its folder under `games/`.
+//! The commands every game shares (`/roll`, `/fight N`, `/accept`, `/challenge`, `/help`...),
+//! in three parts a game's table may place among its own; each game's own commands are in its
+//! folder under `games/`. A channel reads a line by its game's table, then by
+//! [`COMMANDS`], the table read everywhere.
 
 use super::*;
 
-pub(crate) const KNIGHT: ArgSpec = ArgSpec::pos(
-    "knight",
-    "KNIGHT",
-    ArgKind::Knight,
-    "the knight",
-    "\"Sir Alan\"",
-)
-.greedy();
+/// The table every channel reads a line by after its own game's: the shared commands among
+/// the first game's, as players have always typed them there ([`crate::games::FALLBACK`]).
+pub use crate::games::FALLBACK as COMMANDS;
+
 pub(crate) const OPT_NAME: ArgSpec = ArgSpec::pos(
     "name",
     "NAME",
@@ -21,33 +18,6 @@ pub(crate) const OPT_NAME: ArgSpec = ArgSpec::pos(
 )
 .optional()
 .greedy();
-/// A tournament, by number (`2`, `#2`) or name, when more than one is scheduled.
-pub(crate) const WHICH: ArgSpec = ArgSpec::pos(
-    "which",
-    "TOURNAMENT",
-    ArgKind::Text,
-    "the tournament, by number or name",
-    "\"Yule Lists\"",
-)
-.optional()
-.greedy();
-
-/// A decision command without arguments.
-macro_rules! decision {
-    ($word:literal, $decision:expr, $summary:literal) => {
-        CommandSpec {
-            path: &[$word],
-            aliases: &[],
-            usage: concat!("/", $word),
-            summary: $summary,
-            example: concat!("/", $word),
-            args: &[],
-            access: Access::Fighter,
-            group: Group::Decisions,
-            build: |_| Ok(Command::Decide($decision)),
-        }
-    };
-}
 
 /// `/help [COMMAND]` in a channel of a game on the seam: its own commands and the common ones.
 pub const GAME_HELP: CommandSpec = CommandSpec::game(
@@ -63,92 +33,31 @@ pub const GAME_HELP: CommandSpec = CommandSpec::game(
     Group::Fights,
 );
 
-/// Every command Herald understands.
-pub const COMMANDS: &[CommandSpec] = &[
-    // Knights and books
-    CommandSpec {
-        path: &["knight", "create"],
-        aliases: &[],
-        usage: "/knight create NAME --top SKILL,SKILL,SKILL --psi SKILL:N[,SKILL:N...] --monarch MONARCH [--dame]",
-        summary: "Create your knight: three skills at 40, 40 psi points, a monarch.",
-        example: "/knight create \"Alan the Bold\" --top lance,ride,shield --psi cpk:20,negapsi:20 --monarch ragnar",
-        args: &[
-            ArgSpec::pos("name", "NAME", ArgKind::Text, "your knight's name", "\"Alan the Bold\"")
-                .greedy(),
-            ArgSpec::flag("--top", "top", ArgKind::Skills, "the three fighting skills that start at 40", "--top lance,ride,shield")
-                .required(),
-            ArgSpec::flag("--psi", "psi", ArgKind::PsiPoints, "psi skills with points adding up to 40", "--psi cpk:20,negapsi:20")
-                .required(),
-            ArgSpec::flag("--monarch", "monarch", ArgKind::Monarch, "your monarch, by name or kingdom", "--monarch ragnar")
-                .required(),
-            ArgSpec::flag("--dame", "dame", ArgKind::Switch, "styled Dame rather than Sir", "--dame"),
-        ],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| {
-            Ok(Command::CreateKnight(CreateKnight {
-                name: v.req("name")?,
-                top: v.req("top")?,
-                psi: v.req("psi")?,
-                monarch: v.req("monarch")?,
-                style: if v.has("dame") { Style::Dame } else { Style::Sir },
-            }))
-        },
+/// `/roll`, out of any fight.
+pub const DICE: &[CommandSpec] = &[CommandSpec {
+    path: &["roll"],
+    aliases: &["rol"],
+    usage: "/roll EXPR",
+    summary: "Roll dice, such as 1d100 or 4d6kh3.",
+    example: "/roll 1d100",
+    args: &[ArgSpec::pos(
+        "expr",
+        "EXPR",
+        ArgKind::Dice,
+        "a dice expression",
+        "1d100",
+    )],
+    access: Access::Everyone,
+    group: Group::Knights,
+    build: |v| {
+        Ok(Command::Roll {
+            expr: v.req("expr")?,
+        })
     },
-    CommandSpec {
-        path: &["knight"],
-        aliases: &[],
-        usage: "/knight [NAME]",
-        summary: "Show a knight's sheet, yours when no name is given.",
-        example: "/knight Alan",
-        args: &[OPT_NAME],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::Knight { name: v.opt("name")? }),
-    },
-    CommandSpec {
-        path: &["honor"],
-        aliases: &["honour"],
-        usage: "/honor [NAME]",
-        summary: "Show a knight's Honor and Prestige, yours when no name is given.",
-        example: "/honor Alan",
-        args: &[OPT_NAME],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::Honor { name: v.opt("name")? }),
-    },
-    CommandSpec {
-        path: &["roll"],
-        aliases: &["rol"],
-        usage: "/roll EXPR",
-        summary: "Roll dice, such as 1d100 or 4d6kh3.",
-        example: "/roll 1d100",
-        args: &[ArgSpec::pos("expr", "EXPR", ArgKind::Dice, "a dice expression", "1d100")],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::Roll { expr: v.req("expr")? }),
-    },
-    CommandSpec {
-        path: &["ledger"],
-        aliases: &[],
-        usage: "/ledger [NAME] [--month YYYY-MM] [--page N]",
-        summary: "Show the entries of a knight's books, yours when no name is given, newest first, 30 a page.",
-        example: "/ledger Alan --month 2026-12 --page 2",
-        args: &[
-            OPT_NAME,
-            ArgSpec::flag("--month", "month", ArgKind::Month, "only this month", "--month 2026-12"),
-            ArgSpec::flag("--page", "page", ArgKind::Number { min: 1, max: 1_000_000 }, "which page of 30 entries, newest first", "--page 2"),
-        ],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| {
-            Ok(Command::Ledger {
-                name: v.opt("name")?,
-                month: v.opt("month")?,
-                page: v.opt("page")?,
-            })
-        },
-    },
+}];
+
+/// The books' fights, of every game (`/fight N`, `/fights`).
+pub const HISTORY: &[CommandSpec] = &[
     CommandSpec {
         path: &["fight"],
         aliases: &[],
@@ -179,207 +88,10 @@ pub const COMMANDS: &[CommandSpec] = &[
             })
         },
     },
-    CommandSpec {
-        path: &["standings"],
-        aliases: &[],
-        usage: "/standings [hp|pp]",
-        summary: "Rank the realm's knights by Honor or by Prestige.",
-        example: "/standings pp",
-        args: &[ArgSpec::pos("by", "hp|pp", ArgKind::Choice(&["hp", "pp"]), "rank by Honor or Prestige", "pp")
-            .optional()],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| {
-            let by = match v.opt::<&'static str>("by")? {
-                Some("pp") => Standing::Pp,
-                _ => Standing::Hp,
-            };
-            Ok(Command::Standings { by })
-        },
-    },
-    CommandSpec {
-        path: &["spend"],
-        aliases: &[],
-        usage: "/spend SKILL",
-        summary: "Spend Honor to raise a fighting or psi skill by 10.",
-        example: "/spend lance",
-        args: &[ArgSpec::pos("skill", "SKILL", ArgKind::AnySkill, "the skill to raise", "lance")],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::Spend { skill: v.req("skill")? }),
-    },
-    CommandSpec {
-        path: &["land"],
-        aliases: &[],
-        usage: "/land",
-        summary: "Buy a grant of lands from your monarch for 12 Honor.",
-        example: "/land",
-        args: &[],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |_| Ok(Command::Land),
-    },
-    CommandSpec {
-        path: &["grant"],
-        aliases: &[],
-        usage: "/grant KNIGHT",
-        summary: "As a noble, offer lands to a knight, who becomes your vassal on accepting.",
-        example: "/grant Alan",
-        args: &[KNIGHT],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::Grant { knight: v.req("knight")? }),
-    },
-    CommandSpec {
-        path: &["advance"],
-        aliases: &[],
-        usage: "/advance",
-        summary: "Ask your monarch for the next noble title.",
-        example: "/advance",
-        args: &[],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |_| Ok(Command::Advance),
-    },
-    CommandSpec {
-        path: &["swear"],
-        aliases: &[],
-        usage: "/swear KNIGHT",
-        summary: "Swear allegiance to a lord, or accept a knight's oath.",
-        example: "/swear Alan",
-        args: &[KNIGHT],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::Swear { knight: v.req("knight")? }),
-    },
-    CommandSpec {
-        path: &["release"],
-        aliases: &[],
-        usage: "/release KNIGHT",
-        summary: "End an allegiance by mutual consent.",
-        example: "/release Alan",
-        args: &[KNIGHT],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::Release { knight: v.req("knight")? }),
-    },
-    CommandSpec {
-        path: &["renounce"],
-        aliases: &[],
-        usage: "/renounce KNIGHT",
-        summary: "Break an allegiance, with the penalties the rules name.",
-        example: "/renounce Alan",
-        args: &[KNIGHT],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::Renounce { knight: v.req("knight")? }),
-    },
-    CommandSpec {
-        path: &["hostility"],
-        aliases: &[],
-        usage: "/hostility declare|end KNIGHT",
-        summary: "Declare hostility, or agree to end it.",
-        example: "/hostility declare Alan",
-        args: &[
-            ArgSpec::pos("action", "declare|end", ArgKind::Choice(&["declare", "end"]), "declare or end", "declare"),
-            KNIGHT,
-        ],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| {
-            let action = match v.req::<&'static str>("action")? {
-                "end" => HostilityAction::End,
-                _ => HostilityAction::Declare,
-            };
-            Ok(Command::Hostility {
-                action,
-                knight: v.req("knight")?,
-            })
-        },
-    },
-    CommandSpec {
-        path: &["ransom", "demand"],
-        aliases: &[],
-        usage: "/ransom demand KNIGHT [PP]",
-        summary: "Name your captive's ransom, the customary one when no amount is given.",
-        example: "/ransom demand Alan 2.5",
-        args: &[
-            ArgSpec::pos("knight", "KNIGHT", ArgKind::Knight, "the captive", "Alan"),
-            ArgSpec::pos("pp", "PP", ArgKind::Points, "the Prestige asked", "2.5").optional(),
-        ],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| {
-            Ok(Command::RansomDemand {
-                knight: v.req("knight")?,
-                pp: v.opt("pp")?,
-            })
-        },
-    },
-    CommandSpec {
-        path: &["ransom", "free"],
-        aliases: &[],
-        usage: "/ransom free KNIGHT",
-        summary: "Free your captive without ransom.",
-        example: "/ransom free Alan",
-        args: &[KNIGHT],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::RansomFree { knight: v.req("knight")? }),
-    },
-    CommandSpec {
-        path: &["ransom", "kill"],
-        aliases: &[],
-        usage: "/ransom kill KNIGHT",
-        summary: "Kill your captive, if taken in a fight under hostility.",
-        example: "/ransom kill Alan",
-        args: &[KNIGHT],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| Ok(Command::RansomKill { knight: v.req("knight")? }),
-    },
-    CommandSpec {
-        path: &["confirm"],
-        aliases: &[],
-        usage: "/confirm",
-        summary: "Go ahead, within 60s of the question, with oathbreaking or killing a captive.",
-        example: "/confirm",
-        args: &[],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |_| Ok(Command::Confirm),
-    },
-    CommandSpec {
-        path: &["ransom", "pay"],
-        aliases: &[],
-        usage: "/ransom pay KNIGHT PP",
-        summary: "Pay all or part of a captive's ransom from your Prestige.",
-        example: "/ransom pay Alan 2.5",
-        args: &[
-            ArgSpec::pos("knight", "KNIGHT", ArgKind::Knight, "the captive", "Alan"),
-            ArgSpec::pos("pp", "PP", ArgKind::Points, "the Prestige paid", "2.5"),
-        ],
-        access: Access::Everyone,
-        group: Group::Knights,
-        build: |v| {
-            Ok(Command::RansomPay {
-                knight: v.req("knight")?,
-                pp: v.req("pp")?,
-            })
-        },
-    },
-    // Fights
-    CommandSpec {
-        path: &["joust"],
-        aliases: &[],
-        usage: "/joust TARGET",
-        summary: "Challenge a knight to a practice fight.",
-        example: "/joust @evan",
-        args: &[ArgSpec::pos("target", "TARGET", ArgKind::Target, "a player or a knight", "@evan").greedy()],
-        access: Access::Everyone,
-        group: Group::Fights,
-        build: |v| Ok(Command::Joust { target: v.req("target")? }),
-    },
+];
+
+/// A channel's challenge and fight, its game, characters and NPCs, the odds, `/help` and `/rules`: every game's words.
+pub const FIGHTS: &[CommandSpec] = &[
     CommandSpec {
         path: &["accept"],
         aliases: &[],
@@ -419,10 +131,21 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/challenge TARGET",
         summary: "Challenge a player or a character to a fight in this channel's game.",
         example: "/challenge @bo",
-        args: &[ArgSpec::pos("target", "TARGET", ArgKind::Target, "a player or a character", "@bo").greedy()],
+        args: &[ArgSpec::pos(
+            "target",
+            "TARGET",
+            ArgKind::Target,
+            "a player or a character",
+            "@bo",
+        )
+        .greedy()],
         access: Access::Everyone,
         group: Group::Fights,
-        build: |v| Ok(Command::Challenge { target: v.req("target")? }),
+        build: |v| {
+            Ok(Command::Challenge {
+                target: v.req("target")?,
+            })
+        },
     },
     CommandSpec {
         path: &["game"],
@@ -430,10 +153,21 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/game [GAME]",
         summary: "Say which game this channel plays; moderators change it by naming another.",
         example: "/game tourney",
-        args: &[ArgSpec::pos("game", "GAME", ArgKind::Text, "a game's id: psiknight, tourney", "tourney").optional()],
+        args: &[ArgSpec::pos(
+            "game",
+            "GAME",
+            ArgKind::Text,
+            "a game's id: psiknight, tourney",
+            "tourney",
+        )
+        .optional()],
         access: Access::Everyone,
         group: Group::Fights,
-        build: |v| Ok(Command::SetGame { game: v.opt("game")? }),
+        build: |v| {
+            Ok(Command::SetGame {
+                game: v.opt("game")?,
+            })
+        },
     },
     CommandSpec {
         path: &["narration"],
@@ -441,10 +175,21 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/narration [MODE]",
         summary: "Say how this channel's fights are told, compact or full; moderators switch it.",
         example: "/narration compact",
-        args: &[ArgSpec::pos("mode", "MODE", ArgKind::Text, "compact (a step a line) or full (an event a line)", "compact").optional()],
+        args: &[ArgSpec::pos(
+            "mode",
+            "MODE",
+            ArgKind::Text,
+            "compact (a step a line) or full (an event a line)",
+            "compact",
+        )
+        .optional()],
         access: Access::Everyone,
         group: Group::Fights,
-        build: |v| Ok(Command::Narration { mode: v.opt("mode")? }),
+        build: |v| {
+            Ok(Command::Narration {
+                mode: v.opt("mode")?,
+            })
+        },
     },
     CommandSpec {
         path: &["sheet"],
@@ -455,7 +200,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: &[OPT_NAME],
         access: Access::Everyone,
         group: Group::Knights,
-        build: |v| Ok(Command::Sheet { name: v.opt("name")? }),
+        build: |v| {
+            Ok(Command::Sheet {
+                name: v.opt("name")?,
+            })
+        },
     },
     CommandSpec {
         path: &["record"],
@@ -466,7 +215,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: &[OPT_NAME],
         access: Access::Everyone,
         group: Group::Knights,
-        build: |v| Ok(Command::Record { name: v.opt("name")? }),
+        build: |v| {
+            Ok(Command::Record {
+                name: v.opt("name")?,
+            })
+        },
     },
     CommandSpec {
         path: &["npc", "create"],
@@ -474,10 +227,20 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/npc create NAME [OPTIONS]",
         summary: "Create a non-player character with this game's creation options, no budget.",
         example: "/npc create Drone-7 --strength 7",
-        args: &[ArgSpec::pos("rest", "NAME [OPTIONS]", ArgKind::Reason, "the name and the game's options", "Drone-7 --strength 7")],
+        args: &[ArgSpec::pos(
+            "rest",
+            "NAME [OPTIONS]",
+            ArgKind::Reason,
+            "the name and the game's options",
+            "Drone-7 --strength 7",
+        )],
         access: Access::Moderator,
         group: Group::Fights,
-        build: |v| Ok(Command::NpcCreate { rest: v.req("rest")? }),
+        build: |v| {
+            Ok(Command::NpcCreate {
+                rest: v.req("rest")?,
+            })
+        },
     },
     CommandSpec {
         path: &["npc", "retire"],
@@ -485,10 +248,21 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/npc retire NAME",
         summary: "Remove a non-player character; its fights stay in the books.",
         example: "/npc retire Drone-7",
-        args: &[ArgSpec::pos("name", "NAME", ArgKind::Knight, "the non-player character", "Drone-7").greedy()],
+        args: &[ArgSpec::pos(
+            "name",
+            "NAME",
+            ArgKind::Knight,
+            "the non-player character",
+            "Drone-7",
+        )
+        .greedy()],
         access: Access::Moderator,
         group: Group::Fights,
-        build: |v| Ok(Command::NpcRetire { name: v.req("name")? }),
+        build: |v| {
+            Ok(Command::NpcRetire {
+                name: v.req("name")?,
+            })
+        },
     },
     CommandSpec {
         path: &["as"],
@@ -497,12 +271,29 @@ pub const COMMANDS: &[CommandSpec] = &[
         summary: "Give a non-player character's decision instead of its default.",
         example: "/as Drone-7 /attack",
         args: &[
-            ArgSpec::pos("name", "NAME", ArgKind::Knight, "the non-player character", "Drone-7"),
-            ArgSpec::pos("command", "COMMAND", ArgKind::Reason, "the command, as typed", "/attack"),
+            ArgSpec::pos(
+                "name",
+                "NAME",
+                ArgKind::Knight,
+                "the non-player character",
+                "Drone-7",
+            ),
+            ArgSpec::pos(
+                "command",
+                "COMMAND",
+                ArgKind::Reason,
+                "the command, as typed",
+                "/attack",
+            ),
         ],
         access: Access::Moderator,
         group: Group::Fights,
-        build: |v| Ok(Command::As { name: v.req("name")?, command: v.req("command")? }),
+        build: |v| {
+            Ok(Command::As {
+                name: v.req("name")?,
+                command: v.req("command")?,
+            })
+        },
     },
     CommandSpec {
         path: &["odds"],
@@ -512,8 +303,14 @@ pub const COMMANDS: &[CommandSpec] = &[
         example: "/odds Alan \"Brenna Dubh\"",
         args: &[
             ArgSpec::pos("knight", "KNIGHT", ArgKind::Knight, "a knight", "Alan"),
-            ArgSpec::pos("other", "KNIGHT", ArgKind::Knight, "the other knight; yours when left out", "\"Brenna Dubh\"")
-                .optional(),
+            ArgSpec::pos(
+                "other",
+                "KNIGHT",
+                ArgKind::Knight,
+                "the other knight; yours when left out",
+                "\"Brenna Dubh\"",
+            )
+            .optional(),
         ],
         access: Access::Everyone,
         group: Group::Fights,
@@ -530,7 +327,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/help [COMMAND]",
         summary: "List the commands, or show how to use one.",
         example: "/help roll",
-        args: &[ArgSpec::pos("command", "COMMAND", ArgKind::Topic, "a command", "roll").optional().greedy()],
+        args: &[
+            ArgSpec::pos("command", "COMMAND", ArgKind::Topic, "a command", "roll")
+                .optional()
+                .greedy(),
+        ],
         access: Access::Everyone,
         group: Group::Fights,
         build: |v| {
@@ -547,277 +348,59 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "/rules [TOPIC]",
         summary: "Sum up a topic of the rules, or quote a ruling by its number.",
         example: "/rules joust",
-        args: &[ArgSpec::pos("topic", "TOPIC", ArgKind::Text, "a topic or a ruling", "joust").optional().greedy()],
+        args: &[ArgSpec::pos(
+            "topic",
+            "TOPIC",
+            ArgKind::Text,
+            "a topic or a ruling",
+            "joust",
+        )
+        .optional()
+        .greedy()],
         access: Access::Everyone,
         group: Group::Fights,
-        build: |v| Ok(Command::Rules { topic: v.opt("topic")? }),
-    },
-    // Decisions
-    decision!("sweep", Decision::Sweep, "Announce a sweep attack: +25 Lance, but the other strikes first."),
-    decision!("nosweep", Decision::NoSweep, "Announce no sweep."),
-    decision!("high", Decision::High, "Strike High: the defender rolls Shield."),
-    decision!("low", Decision::Low, "Strike Low: the defender rolls Ride."),
-    decision!("swordplay", Decision::Swordplay, "Agree to go on to Swordplay after a practice Joust."),
-    decision!("attack", Decision::Attack, "Swordplay: attack with your Sword."),
-    decision!("observe", Decision::Observe, "Swordplay: observe your opponent."),
-    decision!("press", Decision::Press, "Swordplay: press the attack, Sword +25, but your next counter is Luck."),
-    decision!("block", Decision::Block, "Counter with your Shield."),
-    decision!("dodge", Decision::Dodge, "Counter with Dodge."),
-    decision!("parry", Decision::Parry, "Counter with your Sword, -20."),
-    decision!("yield", Decision::Yield, "Give up the match."),
-    CommandSpec {
-        path: &["bonus"],
-        aliases: &[],
-        usage: "/bonus attack|defend|weaken",
-        summary: "Choose how your pending Bonus will be used.",
-        example: "/bonus attack",
-        args: &[ArgSpec::pos("mode", "attack|defend|weaken", ArgKind::BonusMode, "how the Bonus is used", "attack")],
-        access: Access::Fighter,
-        group: Group::Decisions,
-        build: |v| Ok(Command::Decide(Decision::Bonus(v.req("mode")?))),
-    },
-    CommandSpec {
-        path: &["psi"],
-        aliases: &[],
-        usage: "/psi SKILL|off",
-        summary: "Arm a psi skill to fire at its next moment, or disarm it.",
-        example: "/psi hypercognition",
-        args: &[ArgSpec::pos("skill", "SKILL|off", ArgKind::PsiOrOff, "the psi skill to arm, or off", "hypercognition")],
-        access: Access::Fighter,
-        group: Group::Decisions,
-        build: |v| Ok(Command::Decide(Decision::Psi(v.req("skill")?))),
-    },
-    // Tournaments
-    CommandSpec {
-        path: &["tournament"],
-        aliases: &[],
-        usage: "/tournament",
-        summary: "Show this month's tournament.",
-        example: "/tournament",
-        args: &[],
-        access: Access::Everyone,
-        group: Group::Tournaments,
-        build: |_| Ok(Command::Tournament),
-    },
-    CommandSpec {
-        path: &["tournament", "schedule"],
-        aliases: &[],
-        usage: "/tournament schedule NAME WHEN [--host HOST] [--channel #CHANNEL] [--melee] [--remount] [--melee-minutes N] [--force]",
-        summary: "Schedule a tournament; WHEN is 2026-12-05T18:00 (realm time), 2026-12-05T18:00Z or in 2h.",
-        example: "/tournament schedule \"Yule Lists\" 2026-12-05T18:00 --host ragnar --melee",
-        args: &[
-            ArgSpec::pos("name", "NAME", ArgKind::Text, "the tournament's name", "\"Yule Lists\""),
-            ArgSpec::pos("when", "WHEN", ArgKind::When, "when the Lists begin", "2026-12-05T18:00"),
-            ArgSpec::flag("--host", "host", ArgKind::Text, "the hosting monarch or noble", "--host ragnar"),
-            ArgSpec::flag("--channel", "channel", ArgKind::Text, "the channel it is held in", "--channel #lists"),
-            ArgSpec::flag("--melee", "melee", ArgKind::Switch, "a Melee follows the Lists", "--melee"),
-            ArgSpec::flag("--remount", "remount", ArgKind::Switch, "one remount per knight in the Melee", "--remount"),
-            ArgSpec::flag("--melee-minutes", "melee_minutes", ArgKind::Number { min: 1, max: 1440 }, "the Melee's time limit", "--melee-minutes 30"),
-            ArgSpec::flag("--force", "force", ArgKind::Switch, "schedule even if this month has one", "--force"),
-        ],
-        access: Access::Moderator,
-        group: Group::Tournaments,
         build: |v| {
-            Ok(Command::TournamentSchedule(Schedule {
-                name: v.req("name")?,
-                when: v.req("when")?,
-                host: v.opt("host")?,
-                channel: v.opt("channel")?,
-                melee: v.has("melee"),
-                remount: v.has("remount"),
-                melee_minutes: v.opt("melee_minutes")?,
-                force: v.has("force"),
-            }))
-        },
-    },
-    CommandSpec {
-        path: &["tournament", "start"],
-        aliases: &[],
-        usage: "/tournament start [TOURNAMENT]",
-        summary: "Start a tournament held here now: the next one, or the one named.",
-        example: "/tournament start",
-        args: &[WHICH],
-        access: Access::Moderator,
-        group: Group::Tournaments,
-        build: |v| Ok(Command::TournamentStart { which: v.opt("which")? }),
-    },
-    CommandSpec {
-        path: &["tournament", "cancel"],
-        aliases: &[],
-        usage: "/tournament cancel [TOURNAMENT]",
-        summary: "Cancel a scheduled tournament; name it when more than one is.",
-        example: "/tournament cancel \"Yule Lists\"",
-        args: &[WHICH],
-        access: Access::Moderator,
-        group: Group::Tournaments,
-        build: |v| Ok(Command::TournamentCancel { which: v.opt("which")? }),
-    },
-    CommandSpec {
-        path: &["enter"],
-        aliases: &[],
-        usage: "/enter [TOURNAMENT]",
-        summary: "Enter your knight in the next tournament, or the one named.",
-        example: "/enter",
-        args: &[WHICH],
-        access: Access::Everyone,
-        group: Group::Tournaments,
-        build: |v| Ok(Command::Enter { which: v.opt("which")? }),
-    },
-    CommandSpec {
-        path: &["withdraw"],
-        aliases: &[],
-        usage: "/withdraw [TOURNAMENT]",
-        summary: "Withdraw your knight from the tournament entered, or the one named.",
-        example: "/withdraw",
-        args: &[WHICH],
-        access: Access::Everyone,
-        group: Group::Tournaments,
-        build: |v| Ok(Command::Withdraw { which: v.opt("which")? }),
-    },
-    CommandSpec {
-        path: &["bracket"],
-        aliases: &[],
-        usage: "/bracket",
-        summary: "Show the Lists so far.",
-        example: "/bracket",
-        args: &[],
-        access: Access::Everyone,
-        group: Group::Tournaments,
-        build: |_| Ok(Command::Bracket),
-    },
-    CommandSpec {
-        path: &["melee", "open"],
-        aliases: &[],
-        usage: "/melee open SIDE SIDE",
-        summary: "Open the Melee with its two sides, once the Lists are over.",
-        example: "/melee open Ravens Wolves",
-        args: &[
-            ArgSpec::pos("first", "SIDE", ArgKind::Text, "the first side's name", "Ravens"),
-            ArgSpec::pos("second", "SIDE", ArgKind::Text, "the second side's name", "Wolves"),
-        ],
-        access: Access::Moderator,
-        group: Group::Tournaments,
-        build: |v| Ok(Command::MeleeOpen { first: v.req("first")?, second: v.req("second")? }),
-    },
-    CommandSpec {
-        path: &["melee", "start"],
-        aliases: &[],
-        usage: "/melee start",
-        summary: "Start the Melee: the muster is over and the time limit runs.",
-        example: "/melee start",
-        args: &[],
-        access: Access::Moderator,
-        group: Group::Tournaments,
-        build: |_| Ok(Command::MeleeStart),
-    },
-    CommandSpec {
-        path: &["melee", "time"],
-        aliases: &[],
-        usage: "/melee time",
-        summary: "Call time on the Melee before its limit.",
-        example: "/melee time",
-        args: &[],
-        access: Access::Moderator,
-        group: Group::Tournaments,
-        build: |_| Ok(Command::MeleeTime),
-    },
-    CommandSpec {
-        path: &["melee", "join"],
-        aliases: &[],
-        usage: "/melee join SIDE",
-        summary: "Join a side of the Melee.",
-        example: "/melee join Ravens",
-        args: &[ArgSpec::pos("side", "SIDE", ArgKind::Text, "the side's name", "Ravens").greedy()],
-        access: Access::Everyone,
-        group: Group::Tournaments,
-        build: |v| Ok(Command::MeleeJoin { side: v.req("side")? }),
-    },
-    CommandSpec {
-        path: &["pass"],
-        aliases: &[],
-        usage: "/pass KNIGHT",
-        summary: "Offer a Melee pass to a knight of the other side.",
-        example: "/pass Alan",
-        args: &[KNIGHT],
-        access: Access::Everyone,
-        group: Group::Tournaments,
-        build: |v| Ok(Command::Pass { knight: v.req("knight")? }),
-    },
-    CommandSpec {
-        path: &["melee", "prize"],
-        aliases: &[],
-        usage: "/melee prize KNIGHT",
-        summary: "Name the knight who wins the Melee's first prize.",
-        example: "/melee prize Alan",
-        args: &[KNIGHT],
-        access: Access::Moderator,
-        group: Group::Tournaments,
-        build: |v| Ok(Command::MeleePrize { knight: v.req("knight")? }),
-    },
-    // Admin
-    CommandSpec {
-        path: &["admin", "award"],
-        aliases: &[],
-        usage: "/admin award KNIGHT HP REASON...",
-        summary: "Award Honor by hand, negative to take it away, with a reason for the ledger.",
-        example: "/admin award Alan 1.5 won the Yule Melee",
-        args: &[
-            ArgSpec::pos("knight", "KNIGHT", ArgKind::Knight, "the knight", "Alan"),
-            ArgSpec::pos("hp", "HP", ArgKind::SignedPoints, "Honor, whole or half points", "-1.5"),
-            ArgSpec::pos("reason", "REASON", ArgKind::Reason, "why, for the ledger", "won the Yule Melee"),
-        ],
-        access: Access::Admin,
-        group: Group::Admin,
-        build: |v| {
-            Ok(Command::AdminAward {
-                knight: v.req("knight")?,
-                hp: v.req("hp")?,
-                reason: v.req("reason")?,
+            Ok(Command::Rules {
+                topic: v.opt("topic")?,
             })
         },
-    },
-    CommandSpec {
-        path: &["admin", "revoke"],
-        aliases: &[],
-        usage: "/admin revoke ENTRY_ID",
-        summary: "Reverse a ledger entry.",
-        example: "/admin revoke 42",
-        args: &[ArgSpec::pos("entry", "ENTRY_ID", ArgKind::EntryId, "the ledger entry's number", "42")],
-        access: Access::Admin,
-        group: Group::Admin,
-        build: |v| Ok(Command::AdminRevoke { entry: v.req("entry")? }),
-    },
-    CommandSpec {
-        path: &["admin", "rename"],
-        aliases: &[],
-        usage: "/admin rename KNIGHT NEW_NAME",
-        summary: "Rename a knight.",
-        example: "/admin rename Alan \"Alan the Bold\"",
-        args: &[
-            ArgSpec::pos("knight", "KNIGHT", ArgKind::Knight, "the knight", "Alan"),
-            ArgSpec::pos("new_name", "NEW_NAME", ArgKind::Text, "the new name", "\"Alan the Bold\"").greedy(),
-        ],
-        access: Access::Admin,
-        group: Group::Admin,
-        build: |v| {
-            Ok(Command::AdminRename {
-                knight: v.req("knight")?,
-                new_name: v.req("new_name")?,
-            })
-        },
-    },
-    CommandSpec {
-        path: &["admin", "retire"],
-        aliases: &[],
-        usage: "/admin retire KNIGHT",
-        summary: "Retire a knight from the realm.",
-        example: "/admin retire Alan",
-        args: &[KNIGHT],
-        access: Access::Admin,
-        group: Group::Admin,
-        build: |v| Ok(Command::AdminRetire { knight: v.req("knight")? }),
     },
 ];
+
+/// The commands every game shares, in the order of their parts.
+pub static SHARED: [CommandSpec; count(&[DICE, HISTORY, FIGHTS])] =
+    concat(&[DICE, HISTORY, FIGHTS]);
+
+/// How many entries `parts` hold together, for a table assembled by [`concat`].
+pub const fn count(parts: &[&[CommandSpec]]) -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < parts.len() {
+        n += parts[i].len();
+        i += 1;
+    }
+    n
+}
+
+/// One table of `parts`, in order: a game's own entries with the shared ones placed among
+/// them. `N` is [`count`] of the parts.
+pub const fn concat<const N: usize>(parts: &[&[CommandSpec]]) -> [CommandSpec; N] {
+    assert!(
+        count(parts) == N && N > 0,
+        "a table's size is the count of its parts"
+    );
+    let mut out = [parts[0][0]; N];
+    let (mut k, mut i) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[k] = parts[i][j];
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
 
 /// The table entry for a command's words or an alias (`roll`, `rol`, `knight create`),
 /// case-insensitive.

@@ -430,7 +430,7 @@ pub struct GameInfo {
     pub id: &'static str,
     /// The name: `PsiKnight`, `The Tourney`.
     pub name: &'static str,
-    /// Its own commands; PsiKnight's are the core table's.
+    /// Its channel's table, read before [`FALLBACK`].
     pub commands: fn() -> &'static [CommandSpec],
     /// How to start a fight, for `/game`.
     pub start: &'static str,
@@ -444,11 +444,11 @@ pub struct GameInfo {
     pub matchup: Option<FindMatchup>,
 }
 
-/// PsiKnight, the first game, whose commands are the core table's.
+/// PsiKnight, the first game.
 pub const PSIKNIGHT: GameInfo = GameInfo {
     id: "psiknight",
     name: "PsiKnight",
-    commands: || crate::command::COMMANDS,
+    commands: || &psiknight::commands::COMMANDS,
     start: "create a knight with /knight create NAME --top S,S,S --psi P:N --monarch M, then /joust TARGET",
     table: psiknight::table,
     check: |_| Ok(()),
@@ -528,24 +528,24 @@ pub fn is_command(word: &str) -> bool {
 }
 
 impl GameInfo {
-    /// Whether the game has a command table of its own; PsiKnight's commands are the core
-    /// table's.
-    pub fn own_table(&self) -> bool {
-        self.id != PSIKNIGHT.id
-    }
-
-    /// Reads a line of chat in a channel of this game: its own table first, else the core's.
+    /// Reads a line of chat in a channel of this game: its table first, else [`FALLBACK`].
     pub fn parse(
         &self,
         line: &str,
         prefixes: &[char],
     ) -> Option<Result<crate::command::Command, crate::command::ParseError>> {
-        match self.own_table() {
-            true => crate::command::parse_in(line, prefixes, (self.commands)()),
-            false => crate::command::parse(line, prefixes),
-        }
+        crate::command::parse_in(line, prefixes, (self.commands)())
     }
 }
+
+/// The table every channel reads a line by when its own game's table does not know it:
+/// PsiKnight's, the shared commands among its own, so that a PsiKnight word said in another
+/// game's channel is read as the command it is (and answered as PsiKnight's), and a mistyped
+/// word is suggested as it always was.
+pub static FALLBACK: &[CommandSpec] = &psiknight::commands::COMMANDS;
+
+/// The name of the game whose table is [`FALLBACK`], for "/joust is a command of PsiKnight".
+pub const FALLBACK_GAME: &str = PSIKNIGHT.name;
 
 /// A game by id, any case.
 pub fn find(id: &str) -> Option<&'static GameInfo> {

@@ -255,8 +255,9 @@ impl Session {
                 crate::history::handle(&self.app, self.realm, game.id, user, c).await
             }
             other => Ok(vec![format!(
-                "/{} is a command of PsiKnight; {channel} plays {}: /help lists its commands.",
+                "/{} is a command of {}; {channel} plays {}: /help lists its commands.",
                 other.name(),
+                crate::games::FALLBACK_GAME,
                 game.name
             )]),
         }

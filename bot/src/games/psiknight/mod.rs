@@ -24,6 +24,7 @@ use herald_engine::psiknight::{
 };
 use std::sync::Arc;
 
+pub mod commands;
 mod compact;
 pub mod desk;
 mod held;

@@ -89,8 +89,8 @@ pub fn registered_table() -> &'static [Slash] {
     static TABLE: OnceLock<Vec<Slash>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = slash_table();
-        for game in crate::games::GAMES.iter().filter(|g| g.own_table()) {
-            for spec in (game.commands)() {
+        for game in crate::games::GAMES {
+            for spec in (game.commands)().iter().filter(|s| !in_fallback(s)) {
                 let Some(first) = spec.path.first().copied() else {
                     continue;
                 };
@@ -400,12 +400,19 @@ fn game_spec(line: &str) -> Option<&'static CommandSpec> {
         .split_whitespace()
         .next()?
         .to_lowercase();
-    let mut seam = crate::games::GAMES.iter().filter(|g| g.own_table());
-    seam.find_map(|g| {
-        (g.commands)()
-            .iter()
-            .find(|s| s.path.first() == Some(&word.as_str()) && s.path != ["help"])
+    crate::games::GAMES.iter().find_map(|g| {
+        (g.commands)().iter().find(|s| {
+            s.path.first() == Some(&word.as_str()) && s.path != ["help"] && !in_fallback(s)
+        })
     })
+}
+
+/// Whether `spec` is an entry of the table every channel reads ([`COMMANDS`]) rather than a
+/// game's own: the same words and usage.
+fn in_fallback(spec: &CommandSpec) -> bool {
+    COMMANDS
+        .iter()
+        .any(|f| f.path == spec.path && f.usage == spec.usage)
 }
 
 /// Whether `line` is a move in a fight or an answer to a challenge, after which earlier buttons
