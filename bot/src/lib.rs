@@ -6,7 +6,7 @@
 //!
 //! A line of chat flows: transport → [`hub::Hub`] (parses it with [`command::parse`]) → the
 //! channel's [`session::Session`] actor → the engine → [`store::Store`] (one transaction) →
-//! [`render`] → back to the transport.
+//! the game's narration → back to the transport.
 #![deny(missing_docs)]
 
 pub mod app;
@@ -25,10 +25,8 @@ pub mod import;
 pub mod migrate_db;
 pub mod narration;
 pub mod referee;
-pub mod render;
 pub mod reply;
 pub mod resolve;
-pub mod rules;
 pub mod session;
 pub mod simulate;
 pub mod store;

@@ -442,7 +442,13 @@ pub struct GameInfo {
     pub verify: Verify,
     /// Two of its characters, ready for `herald simulate`.
     pub matchup: Option<FindMatchup>,
+    /// A step's events (the game's JSON) in the words of its channel's full narration, for a
+    /// replay; `None` for a game whose replays show its events as data.
+    pub replay_lines: Option<ReplayLines>,
 }
+
+/// A step's events, as the game's JSON, told in full with the fighters' names.
+pub type ReplayLines = fn(&[Value], &[String; 2]) -> Result<Vec<String>>;
 
 /// PsiKnight, the first game.
 pub const PSIKNIGHT: GameInfo = GameInfo {
@@ -454,6 +460,7 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     check: |_| Ok(()),
     verify: |store, id| Box::pin(psiknight::verify::verify_joust(store, id)),
     matchup: None,
+    replay_lines: Some(psiknight::render::replay_lines),
 };
 
 /// The command words every game shares: they mean the same in every channel.
@@ -484,6 +491,7 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| tourney::Tourney::new(config).map(drop),
         verify: crate::referee::verify::<tourney::Tourney>,
         matchup: Some(crate::simulate::matchup::<tourney::Tourney>),
+        replay_lines: None,
     },
     GameInfo {
         id: pfpduel::PfpDuel::ID,
@@ -494,6 +502,7 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| pfpduel::PfpDuel::new(config).map(drop),
         verify: crate::referee::verify::<pfpduel::PfpDuel>,
         matchup: Some(crate::simulate::matchup::<pfpduel::PfpDuel>),
+        replay_lines: None,
     },
     GameInfo {
         id: psimorphs::PsiMorphs::ID,
@@ -504,6 +513,7 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| psimorphs::PsiMorphs::new(config).map(drop),
         verify: crate::referee::verify::<psimorphs::PsiMorphs>,
         matchup: Some(crate::simulate::matchup::<psimorphs::PsiMorphs>),
+        replay_lines: None,
     },
     GameInfo {
         id: powerpool::PowerPool::ID,
@@ -514,6 +524,7 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| powerpool::PowerPool::new(config).map(drop),
         verify: crate::referee::verify::<powerpool::PowerPool>,
         matchup: Some(crate::simulate::matchup::<powerpool::PowerPool>),
+        replay_lines: None,
     },
 ];
 

@@ -113,6 +113,19 @@ fn flatten(
     }
 }
 
+/// A step's events in the words of its game's full narration, through the game's
+/// [`crate::games::GameInfo::replay_lines`]; as data for a game without.
+fn replay_lines(game: &str, events: &[impl Serialize], names: &[String; 2]) -> Result<Vec<String>> {
+    let events = events
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<_>, _>>()?;
+    match crate::games::find(game).and_then(|g| g.replay_lines) {
+        Some(tell) => tell(&events, names),
+        None => Ok(events.iter().map(Value::to_string).collect()),
+    }
+}
+
 /// Tells fight `f` again from the books: PsiKnight's by its own narration, the other games'
 /// by their events.
 pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
@@ -167,7 +180,7 @@ pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
             steps.push(ToldStep {
                 n,
                 head,
-                lines: crate::render::narrate(&events, &names),
+                lines: replay_lines(&f.game, &events, &names)?,
                 dice: dice_text(&step.rolls),
                 events: Vec::new(),
             });

@@ -51,7 +51,7 @@ pub async fn handle(
             let balance = app.store.balance(found.knight.id).await?;
             Ok(noted(found.note, honor(&found.knight, balance)))
         }
-        Command::Rules { topic } => Ok(crate::rules::answer(topic.as_deref())),
+        Command::Rules { topic } => Ok(super::rules::answer(topic.as_deref())),
         Command::Odds { knight, other } => odds(app, realm, user, &knight, other.as_deref()).await,
         c if crate::history::handles(&c) => {
             crate::history::handle(app, realm, crate::games::PSIKNIGHT.id, user, c).await

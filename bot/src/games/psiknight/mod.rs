@@ -12,7 +12,6 @@ use crate::dice::FightDice;
 use crate::fairness::seed_hash;
 use crate::narration::Narration;
 use crate::referee::{Open, Table};
-use crate::render::{narrate, prompt_line, Names};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
@@ -22,6 +21,7 @@ use herald_engine::psiknight::books;
 use herald_engine::psiknight::{
     Decision, Match, MatchKind, MatchSetup, Opening, PromptKind, PsiSkill, RuleError, Side,
 };
+use render::{narrate, prompt_line, Names};
 use std::sync::Arc;
 
 pub mod commands;
@@ -30,6 +30,8 @@ pub mod desk;
 mod held;
 pub mod office;
 pub mod picture;
+pub mod render;
+pub mod rules;
 pub mod tournament;
 pub mod verify;
 use held::Held;

@@ -3,8 +3,8 @@
 //! titles and lands come from [`books::advance`] and [`books::land_from_monarch`], so each rule
 //! is written once.
 
+use super::render::{injury_short, Names};
 use crate::app::App;
-use crate::render::{injury_short, Names};
 use crate::store::{Id, KnightRecord};
 use anyhow::Result;
 use chrono::{DateTime, Utc};

@@ -2,7 +2,7 @@
 //! press means.
 //!
 //! The session writes a prompt as one line, `NAME (USER), WHAT: /a, /b, /yield (120s, then /a).`
-//! (see [`crate::render::prompt_line`]), and a challenge as `... USER: /accept or /decline (300s).`
+//! (see PsiKnight's `render::prompt_line`), and a challenge as `... USER: /accept or /decline (300s).`
 //! [`awaited`] reads those two shapes back; every other line is plain narration. A control's
 //! `custom_id` names the user it is for and the command word it stands for, so a press becomes
 //! the same line (`/sweep`, `/psi cpk`) the player could have typed, and a press by anyone else

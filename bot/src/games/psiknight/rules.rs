@@ -3,7 +3,7 @@
 //! ruling as `docs/rulings.md` words it, so the chat and the file never disagree.
 
 /// The project's rulings, R1 onwards, as the binary carries them.
-const RULINGS: &str = include_str!("../../docs/rulings.md");
+const RULINGS: &str = include_str!("../../../../docs/rulings.md");
 
 /// One topic of `/rules`.
 struct Topic {
