@@ -261,9 +261,8 @@ impl Hub {
     pub async fn engaged(&self, realm: &str, user: &str) -> Result<Vec<String>> {
         let realm_id = self.app.realm(realm).await?;
         let mut channels = Vec::new();
-        if let Some(k) = self.app.store.knight_of(realm_id, user).await? {
-            channels.extend(self.app.fighting_in(k.id));
-            channels.extend(self.app.enlisted_in(k.id));
+        for books in crate::games::GAMES.iter().filter_map(|g| g.own_books) {
+            channels.extend((books.engaged)(&self.app, realm_id, user).await?);
         }
         let keys: Vec<Key> = self
             .sessions
@@ -297,15 +296,11 @@ impl Hub {
         announce: bool,
     ) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
-        let mut channels: Vec<String> = self
-            .app
-            .store
-            .active_tournaments(realm_id)
-            .await?
-            .into_iter()
-            .map(|t| t.channel)
-            .filter(|c| Some(c.as_str()) != skip)
-            .collect();
+        let mut channels: Vec<String> = Vec::new();
+        for books in crate::games::GAMES.iter().filter_map(|g| g.own_books) {
+            channels.extend((books.holding)(&self.app.store, realm_id).await?);
+        }
+        channels.retain(|c| Some(c.as_str()) != skip);
         channels.sort();
         channels.dedup();
         let mut out = Vec::new();
@@ -368,11 +363,16 @@ impl Hub {
     pub async fn restore(&self, realm: &str) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
         let mut out = Vec::new();
-        // PsiKnight's fights, from before the games had their own, then every other game's.
+        // The fights a game keeps in books of its own (PsiKnight's, from before the games had
+        // the one log), then every fight of the log.
         let mut open: Vec<(String, String, Open)> = Vec::new();
-        for fight in self.app.store.open_fights(realm_id).await? {
-            let channel = fight.channel.clone();
-            open.push((crate::games::PSIKNIGHT.id.into(), channel, Box::new(fight)));
+        for game in crate::games::GAMES {
+            let Some(books) = game.own_books else {
+                continue;
+            };
+            for (channel, fight) in (books.open)(&self.app.store, realm_id).await? {
+                open.push((game.id.into(), channel, fight));
+            }
         }
         for bout in self.app.store.open_bouts(realm_id).await? {
             open.push((bout.game.clone(), bout.channel.clone(), Box::new(bout)));

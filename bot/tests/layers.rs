@@ -174,3 +174,32 @@ fn only_the_list_of_games_names_a_game() {
         }
     }
 }
+
+/// The hub and the session drive every game alike: they read no game's own books (PsiKnight's
+/// knights, fights of knights and tournaments) but through `GameInfo::own_books`, and name no
+/// game of the list. A cheap check by the names of those store functions.
+#[test]
+fn the_hub_and_the_session_read_no_games_own_books() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let own = [
+        "open_fights(",
+        "active_tournaments(",
+        "knight_of(",
+        "knight_named(",
+        "fighting_in(",
+        "enlisted_in(",
+        "PSIKNIGHT",
+    ];
+    let mut files = vec![root.join("hub.rs")];
+    sources(&root.join("session"), &mut files);
+    for file in files {
+        let code = code(&file);
+        for name in own {
+            assert!(
+                !code.contains(name),
+                "{} reads a game's own books: {name}",
+                file.strip_prefix(&root).unwrap().display()
+            );
+        }
+    }
+}

@@ -445,6 +445,29 @@ pub struct GameInfo {
     /// A step's events (the game's JSON) in the words of its channel's full narration, for a
     /// replay; `None` for a game whose replays show its events as data.
     pub replay_lines: Option<ReplayLines>,
+    /// What the game keeps in books of its own beyond the one fight log, which the hub asks
+    /// about at start-up and for a private command; `None` for a game without.
+    pub own_books: Option<&'static OwnBooks>,
+}
+
+/// A game's books of its own, as the hub needs them, so that the hub names none of them.
+pub struct OwnBooks {
+    /// Its open fights kept apart from the one fight log, each with its channel, to restore
+    /// before the others.
+    pub open:
+        for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(String, crate::referee::Open)>>>,
+    /// The channels holding something of the game's (a tournament) that each loads at
+    /// start-up and after a schedule.
+    pub holding: for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<String>>>,
+    /// The channels where a player's character fights or is enlisted (the places a private
+    /// command may be meant for), beyond the challenges the sessions tell.
+    pub engaged: for<'a> fn(&'a App, Id, &'a str) -> BoxFuture<'a, Result<Vec<String>>>,
+}
+
+impl std::fmt::Debug for OwnBooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OwnBooks")
+    }
 }
 
 /// A step's events, as the game's JSON, told in full with the fighters' names.
@@ -461,6 +484,7 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     verify: |store, id| Box::pin(psiknight::verify::verify_joust(store, id)),
     matchup: None,
     replay_lines: Some(psiknight::render::replay_lines),
+    own_books: Some(&psiknight::OWN_BOOKS),
 };
 
 /// The command words every game shares: they mean the same in every channel.
@@ -492,6 +516,7 @@ pub const GAMES: &[GameInfo] = &[
         verify: crate::referee::verify::<tourney::Tourney>,
         matchup: Some(crate::simulate::matchup::<tourney::Tourney>),
         replay_lines: None,
+        own_books: None,
     },
     GameInfo {
         id: pfpduel::PfpDuel::ID,
@@ -503,6 +528,7 @@ pub const GAMES: &[GameInfo] = &[
         verify: crate::referee::verify::<pfpduel::PfpDuel>,
         matchup: Some(crate::simulate::matchup::<pfpduel::PfpDuel>),
         replay_lines: None,
+        own_books: None,
     },
     GameInfo {
         id: psimorphs::PsiMorphs::ID,
@@ -514,6 +540,7 @@ pub const GAMES: &[GameInfo] = &[
         verify: crate::referee::verify::<psimorphs::PsiMorphs>,
         matchup: Some(crate::simulate::matchup::<psimorphs::PsiMorphs>),
         replay_lines: None,
+        own_books: None,
     },
     GameInfo {
         id: powerpool::PowerPool::ID,
@@ -525,6 +552,7 @@ pub const GAMES: &[GameInfo] = &[
         verify: crate::referee::verify::<powerpool::PowerPool>,
         matchup: Some(crate::simulate::matchup::<powerpool::PowerPool>),
         replay_lines: None,
+        own_books: None,
     },
 ];
 

@@ -132,6 +132,36 @@ pub fn table(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn Table>> 
     }))
 }
 
+/// PsiKnight's books beyond the one fight log: its fights of knights, its tournaments, and its
+/// knights fighting or enlisted ([`crate::games::GameInfo::own_books`]).
+pub static OWN_BOOKS: crate::games::OwnBooks = crate::games::OwnBooks {
+    open: |store, realm| {
+        Box::pin(async move {
+            let open = store.open_fights(realm).await?;
+            Ok(open
+                .into_iter()
+                .map(|f| (f.channel.clone(), Box::new(f) as crate::referee::Open))
+                .collect())
+        })
+    },
+    holding: |store, realm| {
+        Box::pin(async move {
+            let held = store.active_tournaments(realm).await?;
+            Ok(held.into_iter().map(|t| t.channel).collect())
+        })
+    },
+    engaged: |app, realm, user| {
+        Box::pin(async move {
+            let mut channels = Vec::new();
+            if let Some(k) = app.store.knight_of(realm, user).await? {
+                channels.extend(app.fighting_in(k.id));
+                channels.extend(app.enlisted_in(k.id));
+            }
+            Ok(channels)
+        })
+    },
+};
+
 impl Table for Tiltyard {
     fn game(&self) -> &'static str {
         crate::games::PSIKNIGHT.id
