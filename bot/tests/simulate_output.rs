@@ -61,14 +61,47 @@ async fn herald_simulate_and_odds_say_what_they_said_for_the_same_seed() {
     let mut got = format!("--- /odds in chat\n{}", run.out);
     for args in [
         &["Dara", "Eoin", "--fights", "5000", "--seed", "7"][..],
-        &["Dara", "Eoin", "--fights", "5000", "--seed", "7", "--kind", "lists"],
-        &["Eoin", "Dara", "--fights", "3000", "--seed", "11", "--game", "psiknight"],
+        &[
+            "Dara", "Eoin", "--fights", "5000", "--seed", "7", "--kind", "lists",
+        ],
+        &[
+            "Eoin",
+            "Dara",
+            "--fights",
+            "3000",
+            "--seed",
+            "11",
+            "--game",
+            "psiknight",
+        ],
         &["Ector", "Gimby", "--fights", "5000", "--seed", "7"],
-        &["Ector", "Gimby", "--fights", "5000", "--seed", "7", "--game", "tourney"],
+        &[
+            "Ector", "Gimby", "--fights", "5000", "--seed", "7", "--game", "tourney",
+        ],
         &["Dara", "Nobody", "--fights", "10", "--seed", "7"],
-        &["Dara", "Nobody", "--fights", "10", "--seed", "7", "--game", "psiknight"],
-        &["Dara", "Eoin", "--fights", "10", "--seed", "7", "--game", "tourney"],
-        &["Dara", "Eoin", "--fights", "10", "--seed", "7", "--realm", "elsewhere"],
+        &[
+            "Dara",
+            "Nobody",
+            "--fights",
+            "10",
+            "--seed",
+            "7",
+            "--game",
+            "psiknight",
+        ],
+        &[
+            "Dara", "Eoin", "--fights", "10", "--seed", "7", "--game", "tourney",
+        ],
+        &[
+            "Dara",
+            "Eoin",
+            "--fights",
+            "10",
+            "--seed",
+            "7",
+            "--realm",
+            "elsewhere",
+        ],
     ] {
         got.push_str(&simulate(&db, args));
     }

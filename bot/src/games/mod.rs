@@ -414,14 +414,16 @@ pub type MakeTable = fn(Arc<App>, Id, &str) -> Result<Box<dyn Table>>;
 /// `herald verify` of one fight of a game on the seam.
 pub type Verify = fn(&Store, Id) -> BoxFuture<'_, Result<Report>>;
 
-/// Two characters of a game, by name, in a realm, as they read on a day, for a simulation.
+/// Two characters of a game, by name, in a realm, as they read on a day, for `herald
+/// simulate`'s arguments.
 pub type FindMatchup = for<'a> fn(
     &'a Store,
     &'a Config,
     Id,
     [&'a str; 2],
     &'a str,
-) -> BoxFuture<'a, Result<Option<crate::simulate::Matchup>>>;
+    &'a crate::simulate::Args,
+) -> BoxFuture<'a, Result<crate::simulate::Lookup>>;
 
 /// A game as the channel's game is looked up: its id, its name and its table.
 #[derive(Clone, Copy, Debug)]
@@ -441,7 +443,7 @@ pub struct GameInfo {
     /// `herald verify` for a fight of the game.
     pub verify: Verify,
     /// Two of its characters, ready for `herald simulate`.
-    pub matchup: Option<FindMatchup>,
+    pub matchup: FindMatchup,
     /// A step's events (the game's JSON) in the words of its channel's full narration, for a
     /// replay; `None` for a game whose replays show its events as data.
     pub replay_lines: Option<ReplayLines>,
@@ -482,7 +484,7 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     table: psiknight::table,
     check: |_| Ok(()),
     verify: |store, id| Box::pin(psiknight::verify::verify_joust(store, id)),
-    matchup: None,
+    matchup: psiknight::simulate::matchup,
     replay_lines: Some(psiknight::render::replay_lines),
     own_books: Some(&psiknight::OWN_BOOKS),
 };
@@ -514,7 +516,7 @@ pub const GAMES: &[GameInfo] = &[
         table: crate::referee::table::<tourney::Tourney>,
         check: |config| tourney::Tourney::new(config).map(drop),
         verify: crate::referee::verify::<tourney::Tourney>,
-        matchup: Some(crate::simulate::matchup::<tourney::Tourney>),
+        matchup: crate::simulate::matchup::<tourney::Tourney>,
         replay_lines: None,
         own_books: None,
     },
@@ -526,7 +528,7 @@ pub const GAMES: &[GameInfo] = &[
         table: crate::referee::table::<pfpduel::PfpDuel>,
         check: |config| pfpduel::PfpDuel::new(config).map(drop),
         verify: crate::referee::verify::<pfpduel::PfpDuel>,
-        matchup: Some(crate::simulate::matchup::<pfpduel::PfpDuel>),
+        matchup: crate::simulate::matchup::<pfpduel::PfpDuel>,
         replay_lines: None,
         own_books: None,
     },
@@ -538,7 +540,7 @@ pub const GAMES: &[GameInfo] = &[
         table: crate::referee::table::<psimorphs::PsiMorphs>,
         check: |config| psimorphs::PsiMorphs::new(config).map(drop),
         verify: crate::referee::verify::<psimorphs::PsiMorphs>,
-        matchup: Some(crate::simulate::matchup::<psimorphs::PsiMorphs>),
+        matchup: crate::simulate::matchup::<psimorphs::PsiMorphs>,
         replay_lines: None,
         own_books: None,
     },
@@ -550,7 +552,7 @@ pub const GAMES: &[GameInfo] = &[
         table: crate::referee::table::<powerpool::PowerPool>,
         check: |config| powerpool::PowerPool::new(config).map(drop),
         verify: crate::referee::verify::<powerpool::PowerPool>,
-        matchup: Some(crate::simulate::matchup::<powerpool::PowerPool>),
+        matchup: crate::simulate::matchup::<powerpool::PowerPool>,
         replay_lines: None,
         own_books: None,
     },
@@ -582,6 +584,9 @@ impl GameInfo {
 /// game's channel is read as the command it is (and answered as PsiKnight's), and a mistyped
 /// word is suggested as it always was.
 pub static FALLBACK: &[CommandSpec] = &psiknight::commands::COMMANDS;
+
+/// PsiKnight's odds between two knights' sheets, for the web's page of a joust's odds.
+pub use psiknight::simulate::odds as knight_odds;
 
 /// The name of the game whose table is [`FALLBACK`], for "/joust is a command of PsiKnight".
 pub const FALLBACK_GAME: &str = PSIKNIGHT.name;

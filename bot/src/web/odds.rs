@@ -113,7 +113,7 @@ async fn odds(
     }
     let (a, b) = (a.clone(), b.clone());
     let o = tokio::task::spawn_blocking(move || {
-        crate::simulate::odds(&a, &b, FIGHTS, 0, MatchKind::Practice)
+        crate::games::knight_odds(&a, &b, FIGHTS, 0, MatchKind::Practice)
     })
     .await?;
     let figures = Arc::new(Figures {

@@ -243,7 +243,7 @@ async fn odds(
     let seed = u64::from_le_bytes(seed_bytes[..8].try_into().unwrap_or([0; 8]));
     let (sa, sb) = (a.sheet.clone(), b.sheet.clone());
     let odds = tokio::task::spawn_blocking(move || {
-        crate::simulate::odds(
+        super::simulate::odds(
             &sa,
             &sb,
             crate::simulate::CHAT_FIGHTS,

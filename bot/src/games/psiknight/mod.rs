@@ -32,6 +32,7 @@ pub mod office;
 pub mod picture;
 pub mod render;
 pub mod rules;
+pub mod simulate;
 pub mod tournament;
 pub mod verify;
 use held::Held;
