@@ -71,6 +71,45 @@ pub trait Table: Send + Sync {
     }
 }
 
+/// A decision played on a live fight: its events, the step to store (with every die it
+/// rolled) and where the fight's seeded stream then stands.
+pub struct Played<F: Fight> {
+    /// What happened.
+    pub events: Vec<F::Event>,
+    /// The step, for the fight log.
+    pub step: Step<F::Decision>,
+    /// How far into its seed's stream the fight has now rolled ([`SeededDice::at`]).
+    pub word_pos: u128,
+}
+
+/// Plays `decision` of `side` on `fight`, its dice the `@dice` queue then its seed's stream
+/// from `word_pos`: every driver's one way to make a move, so that each rolls and logs its
+/// dice alike. A refused decision leaves the fight as it was and gives the game's error;
+/// storing the step, and putting the fight back when that fails, is the caller's.
+pub fn play<F: Fight>(
+    fight: &mut F,
+    (seed, word_pos): ([u8; 32], u128),
+    queue: &crate::dice::DiceQueue,
+    side: Side,
+    decision: F::Decision,
+    now: DateTime<Utc>,
+) -> std::result::Result<Played<F>, F::Error> {
+    let mut rng = SeededDice::at(seed, word_pos);
+    let mut dice = FightDice::new(&mut rng, queue);
+    let events = fight.decide(side, decision, &mut dice)?;
+    let step = Step {
+        side: Some(side),
+        decision: Some(decision),
+        rolls: std::mem::take(&mut dice.log),
+        at: now,
+    };
+    Ok(Played {
+        events,
+        step,
+        word_pos: rng.word_pos(),
+    })
+}
+
 /// An open fight as the books hold it, for the table of its game to take up after a restart.
 pub type Open = Box<dyn std::any::Any + Send>;
 
@@ -945,23 +984,26 @@ impl<G: Game> Referee<G> {
         };
         let side = f.sides.members[member].side;
         let saved = f.fight.clone();
-        let mut rng = SeededDice::at(f.seed, f.word_pos);
-        let mut dice = FightDice::new(&mut rng, &self.app.queue);
-        let events = match f.fight.decide(side, decision, &mut dice) {
-            Ok(events) => events,
+        let played = play(
+            &mut f.fight,
+            (f.seed, f.word_pos),
+            &self.app.queue,
+            side,
+            decision,
+            now,
+        );
+        let Played {
+            events,
+            step,
+            word_pos,
+        } = match played {
+            Ok(played) => played,
             Err(err) => {
                 return Ok(vec![self
                     .game
                     .member_refusal(&f.fight, &err, &f.sides, member)])
             }
         };
-        let step = Step {
-            side: Some(side),
-            decision: Some(decision),
-            rolls: std::mem::take(&mut dice.log),
-            at: now,
-        };
-        let word_pos = rng.word_pos();
         let written = if f.fight.is_over() {
             self.write_end(&step, now).await
         } else {

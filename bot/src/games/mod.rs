@@ -456,15 +456,21 @@ pub struct GameInfo {
 pub struct OwnBooks {
     /// Its open fights kept apart from the one fight log, each with its channel, to restore
     /// before the others.
-    pub open:
-        for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(String, crate::referee::Open)>>>,
+    pub open: OpenOwn,
     /// The channels holding something of the game's (a tournament) that each loads at
     /// start-up and after a schedule.
     pub holding: for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<String>>>,
     /// The channels where a player's character fights or is enlisted (the places a private
     /// command may be meant for), beyond the challenges the sessions tell.
-    pub engaged: for<'a> fn(&'a App, Id, &'a str) -> BoxFuture<'a, Result<Vec<String>>>,
+    pub engaged: EngagedIn,
 }
+
+/// [`OwnBooks::open`]: each open fight with its channel.
+pub type OpenOwn =
+    for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(String, crate::referee::Open)>>>;
+
+/// [`OwnBooks::engaged`]: the channels of a player in a realm.
+pub type EngagedIn = for<'a> fn(&'a App, Id, &'a str) -> BoxFuture<'a, Result<Vec<String>>>;
 
 impl std::fmt::Debug for OwnBooks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

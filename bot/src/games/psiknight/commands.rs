@@ -42,8 +42,6 @@ macro_rules! decision {
     };
 }
 
-/// Every command Herald understands.
-
 /// A knight: created and shown, its Honor.
 const KNIGHTS: &[CommandSpec] = &[
     // Knights and books

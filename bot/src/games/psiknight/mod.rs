@@ -705,10 +705,20 @@ impl Tiltyard {
             return Ok(Vec::new());
         };
         let saved_match = f.m.clone();
-        let mut rng = SeededDice::at(f.seed, f.word_pos);
-        let mut dice = FightDice::new(&mut rng, &self.app.queue);
-        let events = match f.m.decide(side, decision, &mut dice) {
-            Ok(events) => events,
+        let played = crate::referee::play(
+            &mut f.m,
+            (f.seed, f.word_pos),
+            &self.app.queue,
+            side,
+            decision,
+            now,
+        );
+        let crate::referee::Played {
+            events,
+            step,
+            word_pos,
+        } = match played {
+            Ok(played) => played,
             Err(err) => {
                 let line = refusal(&f.m, &err, &f.styled, &f.users, side);
                 // A refused declaration names the skill: for its knight alone.
@@ -719,13 +729,6 @@ impl Tiltyard {
                 return Ok(vec![line]);
             }
         };
-        let step = Step {
-            side: Some(side),
-            decision: Some(decision),
-            rolls: std::mem::take(&mut dice.log),
-            at: now,
-        };
-        let word_pos = rng.word_pos();
         let seq = f.seq;
         let written = if f.m.is_over() {
             self.write_end(&step, seq, now).await
