@@ -409,6 +409,126 @@ async fn standings_and_ledger_are_paged() {
     assert_eq!(json["ledger_total"], 120);
 }
 
+/// Every knight's sums as the books keep them (`knight_sums`), and as a fresh aggregation of
+/// the ledger and the fights counts them: the two must be the same rows.
+async fn kept_and_fresh_sums(store: &herald_bot::store::Store) -> (Vec<[i64; 6]>, Vec<[i64; 6]>) {
+    let kept: Vec<(i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT k.id, s.hp_halves, s.pp_halves, s.wins, s.losses, s.draws \
+         FROM knights k JOIN knight_sums s ON s.knight_id = k.id ORDER BY k.id",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    let fresh: Vec<(i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT k.id, \
+         COALESCE((SELECT SUM(hp_halves) FROM ledger l WHERE l.knight_id = k.id), 0), \
+         COALESCE((SELECT SUM(pp_halves) FROM ledger l WHERE l.knight_id = k.id), 0), \
+         (SELECT COUNT(*) FROM fights f WHERE f.winner_id = k.id), \
+         (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
+            AND f.ended_at IS NOT NULL AND f.winner_id IS NOT NULL AND f.winner_id <> k.id), \
+         (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
+            AND f.ended_at IS NOT NULL AND f.winner_id IS NULL) \
+         FROM knights k ORDER BY k.id",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    let rows = |v: Vec<(i64, i64, i64, i64, i64, i64)>| {
+        v.into_iter()
+            .map(|(a, b, c, d, e, f)| [a, b, c, d, e, f])
+            .collect::<Vec<_>>()
+    };
+    (rows(kept), rows(fresh))
+}
+
+/// How many ledger entries of `kind` the books hold.
+async fn entries_of(store: &herald_bot::store::Store, kind: &str) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM ledger WHERE kind = ?")
+        .bind(kind)
+        .fetch_one(store.pool())
+        .await
+        .unwrap()
+}
+
+// The standings read each knight's sums as the books keep them, up to date in the transaction
+// of every ledger entry and fight's end: after a fight, a tournament's awards, a spend and a
+// grant of land they equal a fresh aggregation of the ledger and the fights, and the page
+// shows them.
+#[tokio::test]
+async fn the_kept_sums_equal_a_fresh_aggregation() {
+    // A fight won (Eoin over Dara), the Lists match and the tournament's awards, a Tourney bout
+    // and a fight still open.
+    let books = realm_books().await;
+    let store = books.store().await;
+    let (kept, fresh) = kept_and_fresh_sums(&store).await;
+    assert_eq!(kept, fresh);
+    let tournament_awards: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM ledger WHERE tournament_id IS NOT NULL")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+    assert!(tournament_awards > 0, "the tournament awarded points");
+    assert!(
+        kept.iter().any(|k| k[3] > 0) && kept.iter().any(|k| k[4] > 0),
+        "a win and a loss are counted: {kept:?}"
+    );
+    let app = app(&books).await;
+    let eoin = kept_and_fresh_sums(&store).await.0;
+    let standings = get(&app, "/api/r/local/standings").await.json();
+    let row = standings["knights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "Eoin")
+        .cloned()
+        .unwrap();
+    let id: i64 = sqlx::query_scalar("SELECT id FROM knights WHERE name = 'Eoin'")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    let sums = eoin.iter().find(|k| k[0] == id).unwrap();
+    assert!(sums[1] > 0 && sums[3] > 0, "Eoin won Honor: {sums:?}");
+    assert_eq!(row["hp"].as_f64().unwrap(), sums[1] as f64 / 2.0, "{row}");
+    assert_eq!(row["record"]["wins"].as_i64().unwrap(), sums[3], "{row}");
+
+    // Spends, land and titles (R30–R32), step by step; then grants of land and allegiance.
+    for name in ["books_spend.txt", "books_allegiance.txt"] {
+        let books = Books::new();
+        let transcript = std::fs::read_to_string(format!(
+            "{}/tests/transcripts/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let admins = "[permissions]\nadmins = [\"alice\"]\n";
+        let mut lines = String::new();
+        for (n, line) in transcript.lines().enumerate() {
+            lines.push_str(line);
+            lines.push('\n');
+            // Every few lines, the books so far: the sums kept must equal the aggregation.
+            if n % 12 == 11 || n + 1 == transcript.lines().count() {
+                let run = run_with(&books.path(), admins, &lines).await;
+                assert_eq!(run.result, Ok(()), "{}", run.out);
+                lines = lines
+                    .lines()
+                    .filter(|l| l.starts_with("@clock"))
+                    .last()
+                    .map(|l| format!("{l}\n"))
+                    .unwrap_or_default();
+                let store = books.store().await;
+                let (kept, fresh) = kept_and_fresh_sums(&store).await;
+                assert_eq!(kept, fresh, "{name}, up to line {}", n + 1);
+            }
+        }
+        let store = books.store().await;
+        let kind = if name == "books_spend.txt" {
+            "spend"
+        } else {
+            "land_granted"
+        };
+        assert!(entries_of(&store, kind).await > 0, "{name} writes {kind}");
+    }
+}
+
 /// Reads server-sent events from `body` until one of type `kind` arrives; its data. Bounded:
 /// the events must come within a few seconds of the move.
 async fn next_event(body: &mut Body, kind: &str) -> String {

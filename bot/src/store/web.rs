@@ -142,12 +142,10 @@ pub struct TournamentAwardRow {
     pub reason: String,
 }
 
-const RECORD: &str = "\
-    (SELECT COUNT(*) FROM fights f WHERE f.winner_id = k.id) AS wins, \
-    (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
-       AND f.ended_at IS NOT NULL AND f.winner_id IS NOT NULL AND f.winner_id <> k.id) AS losses, \
-    (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
-       AND f.ended_at IS NOT NULL AND f.winner_id IS NULL) AS draws";
+/// A knight's balances and record, as `knight_sums` keeps them (migration `0012`), for a query
+/// that joins `knight_sums s`.
+const SUMS: &str = "COALESCE(s.hp_halves, 0) AS hp, COALESCE(s.pp_halves, 0) AS pp, \
+    COALESCE(s.wins, 0) AS wins, COALESCE(s.losses, 0) AS losses, COALESCE(s.draws, 0) AS draws";
 
 fn record_of(row: &db::Row) -> Result<[i64; 3]> {
     Ok([
@@ -203,33 +201,22 @@ impl Store {
                 .bind(realm)
                 .fetch_one(self.db())
                 .await?;
-        // The balances of every knight in one pass over the ledger; the record is counted
-        // for every knight only when it is the order, else for the page's rows alone.
-        let wins = match sort {
-            Sort::Wins => {
-                "(SELECT COUNT(*) FROM fights f WHERE f.winner_id = k.id AND f.realm_id = k.realm_id)"
-            }
-            _ => "0",
-        };
+        // One row per knight: the sums are kept by the books' triggers as entries and fights
+        // end, so the page sorts the realm's knights and reads only its own rows.
         let sql = format!(
-            "WITH sums AS (SELECT knight_id, CAST(SUM(hp_halves) AS BIGINT) AS hp, CAST(SUM(pp_halves) AS BIGINT) AS pp \
-               FROM ledger WHERE realm_id = ? GROUP BY knight_id), \
-             page AS (SELECT k.id AS kid, COALESCE(s.hp, 0) AS hp, COALESCE(s.pp, 0) AS pp, \
-               {wins} AS wins FROM knights k LEFT JOIN sums s ON s.knight_id = k.id \
-               WHERE k.realm_id = ? AND k.retired = 0 ORDER BY {} LIMIT ? OFFSET ?) \
-             SELECT {}, p.hp, p.pp, {RECORD} FROM page p JOIN knights k ON k.id = p.kid \
-             JOIN users u ON u.id = k.owner_id",
-            sort.order_by(),
+            "SELECT {}, {SUMS} FROM knights k JOIN users u ON u.id = k.owner_id \
+             LEFT JOIN knight_sums s ON s.knight_id = k.id \
+             WHERE k.realm_id = ? AND k.retired = 0 ORDER BY {} LIMIT ? OFFSET ?",
             Self::KNIGHT_COLUMNS,
+            sort.order_by(),
         );
         let rows = db::query(&sql)
-            .bind(realm)
             .bind(realm)
             .bind(limit)
             .bind(offset)
             .fetch_all(self.db())
             .await?;
-        let mut page = rows
+        let page = rows
             .iter()
             .map(|row| {
                 Ok(StandingRow {
@@ -240,18 +227,6 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        // The join may lose the page's order: put it back.
-        let key = |r: &StandingRow| -> (i64, i64, i64, String) {
-            let name = r.knight.sheet.name.to_lowercase();
-            match sort {
-                Sort::Honor => (-r.hp_halves, 0, 0, name),
-                Sort::Prestige => (-r.pp_halves, 0, 0, name),
-                Sort::Name => (0, 0, 0, name),
-                Sort::Title => (-(r.knight.rank as i64), -r.hp_halves, 0, name),
-                Sort::Wins => (-r.record[0], -r.hp_halves, 0, name),
-            }
-        };
-        page.sort_by_key(key);
         Ok((page, total))
     }
 
@@ -260,9 +235,8 @@ impl Store {
         let sql = format!(
             "SELECT {}, k.retired, k.died_at, k.lord_id, \
              (SELECT name FROM knights l WHERE l.id = k.lord_id) AS lord_name, \
-             COALESCE((SELECT CAST(SUM(hp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS hp, \
-             COALESCE((SELECT CAST(SUM(pp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS pp, \
-             {RECORD} FROM knights k JOIN users u ON u.id = k.owner_id \
+             {SUMS} FROM knights k JOIN users u ON u.id = k.owner_id \
+             LEFT JOIN knight_sums s ON s.knight_id = k.id \
              WHERE k.realm_id = ? AND k.name_key = ? ORDER BY k.retired, k.id DESC LIMIT 1",
             Self::KNIGHT_COLUMNS
         );
