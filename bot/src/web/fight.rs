@@ -25,7 +25,8 @@ pub struct ToldStep {
     pub n: usize,
     /// Who decided what: "Start", "Dara (challenger): lance".
     pub head: String,
-    /// The narration, or the game's events in words.
+    /// The narration as the channel read it (the game's events in words for a step it did not
+    /// narrate).
     pub lines: Vec<String>,
     /// The dice it consumed: "dice 47, 12", with the scripted ones marked.
     pub dice: String,
@@ -113,8 +114,9 @@ fn flatten(
     }
 }
 
-/// Tells fight `f` again from the books: PsiKnight's by its own narration, the other games'
-/// by their events.
+/// Tells fight `f` again from the books, each game's by its own narration as the channel read
+/// it (PsiKnight's through `render`, the others' through their `Game::narrate`), with the dice
+/// of every step.
 pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
     let store = &web.app.store;
     if f.game == crate::games::PSIKNIGHT.id {
@@ -184,7 +186,24 @@ pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
             .map(|(k, v, _)| (k.clone(), v.clone()))
             .collect()
     });
-    let told = match crate::games::told(&web.app.config, &bout, &names) {
+    // Every creature in listing order: a group fight's members, else the two.
+    let (ids, challengers) = if bout.members.is_empty() {
+        (bout.characters.to_vec(), 1)
+    } else {
+        (
+            bout.members.iter().map(|m| m.character).collect::<Vec<_>>(),
+            bout.members.iter().filter(|m| m.side == 0).count(),
+        )
+    };
+    let mut fighters = Vec::with_capacity(ids.len());
+    for id in &ids {
+        fighters.extend(store.character(*id).await?);
+    }
+    // Without every creature in the books the narration cannot name them: the events alone.
+    let told = match (fighters.len() == ids.len())
+        .then(|| crate::games::narrated(&web.app.config, &bout, &fighters, challengers))
+        .flatten()
+    {
         Some(told) => told?,
         None => Vec::new(),
     };
@@ -199,11 +218,17 @@ pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
                 }
                 _ => "Start".to_string(),
             };
-            let events = told.get(n).cloned().unwrap_or_default();
+            let (events, lines) = told.get(n).cloned().unwrap_or_default();
+            // A game whose narration says nothing of a step still shows its events.
+            let lines = if lines.is_empty() {
+                events.iter().map(event_words).collect()
+            } else {
+                lines
+            };
             ToldStep {
                 n,
                 head,
-                lines: events.iter().map(event_words).collect(),
+                lines,
                 dice: dice_text(&step.rolls),
                 events,
             }
