@@ -210,6 +210,132 @@ async fn every_page_and_api_route_reads_the_books() {
     assert_eq!(characters.as_array().unwrap().len(), 2);
 }
 
+/// The narration lines of a replay page's steps, unescaped: each step's `<div>` lines but its
+/// head (`<strong>`) and its dice.
+fn narration_of(page: &str) -> Vec<String> {
+    let steps = &page[page.find("id=\"steps\"").expect("the steps")..];
+    steps
+        .split("<div>")
+        .skip(1)
+        .filter(|d| !d.starts_with("<strong>"))
+        .map(|d| {
+            d[..d.find("</div>").unwrap()]
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&amp;", "&")
+        })
+        .collect()
+}
+
+// Every game's replay is told as its channel told it: each step's lines are the game's own
+// narration over the replayed events (the channel's lines, word for word), not its events'
+// JSON; PsiKnight's as before.
+#[tokio::test]
+async fn every_games_replay_is_told_as_the_channel_told_it() {
+    let games = [
+        ("pfpduel", "#minds", "pfpduel_example.txt"),
+        ("powerpool", "#minds", "powerpool_example.txt"),
+        ("psimorphs", "#morphs", "psimorphs_example.txt"),
+    ];
+    for (game, channel, file) in games {
+        let books = Books::new();
+        let config = format!(
+            "[games.channels]\n\"{channel}\" = \"{game}\"\n[permissions]\nmoderators = [\"mod\"]\n"
+        );
+        let transcript = std::fs::read_to_string(format!(
+            "{}/tests/transcripts/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let run = run_with(&books.path(), &config, &transcript).await;
+        assert_eq!(run.result, Ok(()), "{}", run.out);
+        let app = app(&books).await;
+        let page = get(&app, "/r/local/fights/1").await.ok(game);
+        let told = narration_of(&page.body);
+        assert!(told.len() >= 5, "{game}: too few lines told: {told:?}");
+        for line in &told {
+            assert!(
+                run.out.contains(line.as_str()),
+                "{game}: the page tells {line:?}, which the channel did not say:\n{}",
+                run.out
+            );
+        }
+        // Not the events' JSON in words ("attack: attacker Brim, ...").
+        assert!(
+            !told.iter().any(|l| l.contains("fight started:")),
+            "{game}: {told:?}"
+        );
+    }
+    // The Tourney's bout of the realm's books, and PsiKnight's joust.
+    let books = realm_books().await;
+    let app = app(&books).await;
+    let run = run_with(&Books::new().path(), CONFIG, &realm_transcript()).await;
+    for (fight, what) in [(3, "a Tourney bout"), (1, "a joust")] {
+        let page = get(&app, &format!("/r/local/fights/{fight}"))
+            .await
+            .ok(what);
+        let told = narration_of(&page.body);
+        assert!(told.len() >= 2, "{what}: {told:?}");
+        for line in &told {
+            assert!(
+                run.out.contains(line.as_str()),
+                "{what}: {line:?} in\n{}",
+                run.out
+            );
+        }
+    }
+}
+
+// Odds for every game: `game=ID` simulates two characters of that game through its matchup
+// (bounded, then kept), PsiKnight without it; an unknown game is the 404 page, an unknown name
+// one line saying so.
+#[tokio::test]
+async fn the_odds_page_serves_every_game() {
+    let books = realm_books().await;
+    let app = app(&books).await;
+    let uri = "/r/local/odds?a=Ector&b=Gimby&game=tourney";
+    let first = get(&app, uri).await.ok("tourney odds");
+    first
+        .has("id=\"odds\"")
+        .has("<svg")
+        .has("5000 fights of The Tourney")
+        .has("<option value=\"tourney\" selected>")
+        .lacks("id=\"problem\"");
+    // Kept: the same figures again.
+    assert_eq!(get(&app, uri).await.ok("again").body, first.body);
+    // A knight is no character of The Tourney; an unknown name is one line.
+    for (uri, line) in [
+        (
+            "/r/local/odds?a=Ector&b=Nobody&game=tourney",
+            "There is no character of The Tourney named 'Nobody' in this realm.",
+        ),
+        (
+            "/r/local/odds?a=Dara&b=Gimby&game=tourney",
+            "There is no character of The Tourney named 'Dara' in this realm.",
+        ),
+        (
+            "/r/local/odds?a=Ector&game=tourney",
+            "Name two characters of The Tourney: a and b.",
+        ),
+    ] {
+        let page = get(&app, uri).await.ok(uri);
+        page.has("id=\"problem\"")
+            .has(line)
+            .lacks("id=\"odds\"");
+    }
+    // PsiKnight by default, and by name.
+    get(&app, "/r/local/odds?a=Dara&b=Eoin&game=psiknight")
+        .await
+        .ok("psiknight odds")
+        .has("id=\"odds\"")
+        .has("practice fights of PsiKnight");
+    let unknown = get(&app, "/r/local/odds?a=Dara&b=Eoin&game=chess").await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    unknown.has("There is no such game in the books.");
+}
+
 // The replay steps through by plain links: ?step=N shows the steps up to N, with the next and
 // the previous; past the end it shows the last.
 #[tokio::test]
