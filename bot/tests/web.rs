@@ -321,9 +321,7 @@ async fn the_odds_page_serves_every_game() {
         ),
     ] {
         let page = get(&app, uri).await.ok(uri);
-        page.has("id=\"problem\"")
-            .has(line)
-            .lacks("id=\"odds\"");
+        page.has("id=\"problem\"").has(line).lacks("id=\"odds\"");
     }
     // PsiKnight by default, and by name.
     get(&app, "/r/local/odds?a=Dara&b=Eoin&game=psiknight")

@@ -60,3 +60,4 @@ CREATE TRIGGER knight_sums_fight_ended AFTER INSERT ON fights
 -- kept as the guild nick, else the global name, else the username, written when it changes),
 -- so the web pages show a name and never the id. NULL where the key is the nick (IRC, console).
 ALTER TABLE users ADD COLUMN shown TEXT;
+CREATE INDEX users_shown ON users (realm_id) WHERE shown IS NOT NULL;

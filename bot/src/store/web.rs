@@ -1,12 +1,14 @@
 //! What the web pages read that no chat command does: the realms, a page of the standings in
 //! any order, a page of a ledger, the points of an Honor chart, a realm's tournaments and a
-//! tournament's fights. Reads only, in plain SQL with `?` parameters.
+//! tournament's fights, the names players go by. Reads only, in plain SQL with `?`
+//! parameters.
 
 use super::books::LedgerRow;
 use super::db;
 use super::history::FightSummary;
 use super::{Id, KnightRecord, Store};
 use anyhow::Result;
+use std::collections::HashMap;
 
 /// A realm as the front page lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -415,6 +417,19 @@ impl Store {
                     reason: r.try_get("reason")?,
                 })
             })
+            .collect()
+    }
+
+    /// The names the realm's players go by where the books key them by an id (a Discord
+    /// player's nick, kept by [`Store::keep_shown_name`]), by the key.
+    pub async fn web_shown_names(&self, realm: Id) -> Result<HashMap<String, String>> {
+        let rows =
+            db::query("SELECT name, shown FROM users WHERE realm_id = ? AND shown IS NOT NULL")
+                .bind(realm)
+                .fetch_all(self.db())
+                .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("name")?, r.try_get("shown")?)))
             .collect()
     }
 

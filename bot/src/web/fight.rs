@@ -4,7 +4,7 @@
 //! previous; the script adds the same control to the full list.
 
 use super::page::{self, layout};
-use super::{number, shown_owner, Answer, Oops, Web};
+use super::{number, Answer, Oops, Web};
 use crate::store::history::FightSummary;
 use crate::store::Id;
 use anyhow::Result;
@@ -278,6 +278,7 @@ pub async fn replay(
     } else {
         None
     };
+    let names = web.names(realm_id).await?;
     let here = page::fight_path(&realm, f.id);
     let game = crate::games::find(&f.game).map_or(f.game.as_str(), |g| g.name);
     let link = |name: &str| -> Markup {
@@ -300,7 +301,7 @@ pub async fn replay(
                 }
                 dt { "Channel" } dd { (f.channel) }
                 dt { "Players" } dd {
-                    (shown_owner(&f.players[0]).unwrap_or("—")) ", " (shown_owner(&f.players[1]).unwrap_or("—"))
+                    (names.of(&f.players[0]).unwrap_or("—")) ", " (names.of(&f.players[1]).unwrap_or("—"))
                 }
                 dt { "Started" } dd { (page::when(&f.started_at)) }
                 dt { "Result" } dd #result { (super::knight::result(&f)) }

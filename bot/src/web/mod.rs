@@ -251,6 +251,11 @@ impl Web {
         Ok((rows, total))
     }
 
+    /// The names the realm's players go by, for a page's owners.
+    async fn names(&self, realm: Id) -> Result<Names> {
+        Ok(Names(self.app.store.web_shown_names(realm).await?))
+    }
+
     /// The realm's id by name, or the 404.
     async fn realm(&self, name: &str) -> std::result::Result<Id, Oops> {
         self.app
@@ -298,6 +303,22 @@ fn number(text: &str, what: &str) -> std::result::Result<Id, Oops> {
         .ok()
         .filter(|n| *n > 0)
         .ok_or_else(|| Oops::NotFound(what.into()))
+}
+
+/// The names a realm's players go by where the books key them by an id (Discord's numeric
+/// ids, with the nick the transport last saw), read once for a page.
+#[derive(Debug, Default)]
+pub struct Names(HashMap<String, String>);
+
+impl Names {
+    /// The name a page shows for player `user`: the name they go by if the books keep one,
+    /// else their nick; never an id nor a hostmask ([`shown_owner`]).
+    pub fn of<'a>(&'a self, user: &'a str) -> Option<&'a str> {
+        match self.0.get(user) {
+            Some(name) => shown_owner(name),
+            None => shown_owner(user),
+        }
+    }
 }
 
 /// A player's name as a page may show it: the nick, but never a Discord user id (a number),
