@@ -666,8 +666,7 @@ async fn the_kept_sums_equal_a_fresh_aggregation() {
                     assert_eq!(run.result, Ok(()), "{}", run.out);
                     lines = lines
                         .lines()
-                        .filter(|l| l.starts_with("@clock"))
-                        .last()
+                        .rfind(|l| l.starts_with("@clock"))
                         .map(|l| format!("{l}\n"))
                         .unwrap_or_default();
                     let store = backend.store().await;
