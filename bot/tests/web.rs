@@ -593,6 +593,16 @@ async fn kept_and_fresh_sums(store: &herald_bot::store::Store) -> (Vec<[i64; 6]>
          FROM knights k ORDER BY k.id",
     )
     .await;
+    // The realm, retirement and name each knight's sums are ordered by are the knight's.
+    let stray: i64 = herald_bot::store::db::query_scalar(
+        "SELECT COUNT(*) FROM knights k LEFT JOIN knight_sums s ON s.knight_id = k.id \
+         WHERE s.knight_id IS NULL OR s.realm_id <> k.realm_id OR s.retired <> k.retired \
+         OR s.name_key <> k.name_key",
+    )
+    .fetch_one(store.db())
+    .await
+    .unwrap();
+    assert_eq!(stray, 0, "knights whose sums are not theirs");
     (kept, fresh)
 }
 
@@ -647,7 +657,8 @@ async fn the_kept_sums_equal_a_fresh_aggregation() {
     }
 
     // Spends, land and titles (R30–R32), step by step; then grants of land and allegiance.
-    for name in ["books_spend.txt", "books_allegiance.txt"] {
+    // And an admin's renames, retirement and revocations (R153–R155).
+    for name in ["books_spend.txt", "books_allegiance.txt", "books_admin.txt"] {
         for backend in backends().await {
             let on = backend.name();
             let transcript = std::fs::read_to_string(format!(
@@ -675,10 +686,10 @@ async fn the_kept_sums_equal_a_fresh_aggregation() {
                 }
             }
             let store = backend.store().await;
-            let kind = if name == "books_spend.txt" {
-                "spend"
-            } else {
-                "land_granted"
+            let kind = match name {
+                "books_spend.txt" => "spend",
+                "books_allegiance.txt" => "land_granted",
+                _ => "admin",
             };
             let moved = count(&store, "SELECT COUNT(*) FROM ledger WHERE kind = ?", kind).await;
             assert!(moved > 0, "{name} writes {kind} on {on}");

@@ -64,16 +64,33 @@ impl Sort {
             .map_or("hp", |(_, w)| w)
     }
 
-    fn order_by(self) -> &'static str {
+    /// The ids of a page of the realm's active knights in this order: Honor, Prestige and
+    /// wins read in order from `knight_sums`' indexes (stopping at the page's last row), names
+    /// from the knights' own; titles sort the realm's rows.
+    fn page_sql(self) -> &'static str {
         match self {
-            Sort::Honor => "hp DESC, k.name_key",
-            Sort::Prestige => "pp DESC, k.name_key",
-            Sort::Name => "k.name_key",
-            Sort::Title => {
-                "CASE k.rank WHEN 'duke' THEN 0 WHEN 'earl' THEN 1 WHEN 'viscount' THEN 2 \
-                 WHEN 'baron' THEN 3 ELSE 4 END, hp DESC, k.name_key"
+            Sort::Honor => {
+                "SELECT knight_id FROM knight_sums WHERE realm_id = ? AND retired = 0 \
+                 ORDER BY hp_halves DESC, name_key LIMIT ? OFFSET ?"
             }
-            Sort::Wins => "wins DESC, hp DESC, k.name_key",
+            Sort::Prestige => {
+                "SELECT knight_id FROM knight_sums WHERE realm_id = ? AND retired = 0 \
+                 ORDER BY pp_halves DESC, name_key LIMIT ? OFFSET ?"
+            }
+            Sort::Wins => {
+                "SELECT knight_id FROM knight_sums WHERE realm_id = ? AND retired = 0 \
+                 ORDER BY wins DESC, hp_halves DESC, name_key LIMIT ? OFFSET ?"
+            }
+            Sort::Name => {
+                "SELECT id AS knight_id FROM knights WHERE realm_id = ? AND retired = 0 \
+                 ORDER BY name_key LIMIT ? OFFSET ?"
+            }
+            Sort::Title => {
+                "SELECT k.id AS knight_id FROM knights k JOIN knight_sums s ON s.knight_id = k.id \
+                 WHERE k.realm_id = ? AND k.retired = 0 ORDER BY CASE k.rank WHEN 'duke' THEN 0 \
+                 WHEN 'earl' THEN 1 WHEN 'viscount' THEN 2 WHEN 'baron' THEN 3 ELSE 4 END, \
+                 s.hp_halves DESC, k.name_key LIMIT ? OFFSET ?"
+            }
         }
     }
 }
@@ -199,26 +216,34 @@ impl Store {
         limit: i64,
     ) -> Result<(Vec<StandingRow>, i64)> {
         let total: i64 =
-            db::query_scalar("SELECT COUNT(*) FROM knights WHERE realm_id = ? AND retired = 0")
+            db::query_scalar("SELECT COUNT(*) FROM knight_sums WHERE realm_id = ? AND retired = 0")
                 .bind(realm)
                 .fetch_one(self.db())
                 .await?;
-        // One row per knight: the sums are kept by the books' triggers as entries and fights
-        // end, so the page sorts the realm's knights and reads only its own rows.
-        let sql = format!(
-            "SELECT {}, {SUMS} FROM knights k JOIN users u ON u.id = k.owner_id \
-             LEFT JOIN knight_sums s ON s.knight_id = k.id \
-             WHERE k.realm_id = ? AND k.retired = 0 ORDER BY {} LIMIT ? OFFSET ?",
-            Self::KNIGHT_COLUMNS,
-            sort.order_by(),
-        );
-        let rows = db::query(&sql)
+        // The page's knights in order, from the sums the books' triggers keep (one indexed
+        // read that stops at the page's last row), then their rows.
+        let ids: Vec<Id> = db::query_scalar(sort.page_sql())
             .bind(realm)
             .bind(limit)
             .bind(offset)
             .fetch_all(self.db())
             .await?;
-        let page = rows
+        if ids.is_empty() {
+            return Ok((Vec::new(), total));
+        }
+        let sql = format!(
+            "SELECT {}, {SUMS} FROM knights k JOIN users u ON u.id = k.owner_id \
+             LEFT JOIN knight_sums s ON s.knight_id = k.id WHERE k.id IN ({})",
+            Self::KNIGHT_COLUMNS,
+            vec!["?"; ids.len()].join(", "),
+        );
+        let mut query = db::query(&sql);
+        for id in &ids {
+            query = query.bind(*id);
+        }
+        let mut rows = query
+            .fetch_all(self.db())
+            .await?
             .iter()
             .map(|row| {
                 Ok(StandingRow {
@@ -229,6 +254,9 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        // Back in the page's order.
+        rows.sort_by_key(|r| ids.iter().position(|id| *id == r.knight.id));
+        let page = rows;
         Ok((page, total))
     }
 
