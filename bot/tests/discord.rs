@@ -1161,8 +1161,8 @@ async fn roll_as(herald: &mut Herald, nick: Option<&str>, global: Option<&str>) 
 /// The name the books keep for a Discord user of the guild.
 async fn kept_name(herald: &Herald, user: u64) -> Option<String> {
     sqlx::query_scalar(
-        "SELECT u.shown FROM users u JOIN realms r ON r.id = u.realm_id \
-         WHERE r.name = ? AND u.name = ?",
+        "SELECT n.shown FROM users u JOIN realms r ON r.id = u.realm_id \
+         LEFT JOIN user_names n ON n.user_id = u.id WHERE r.name = ? AND u.name = ?",
     )
     .bind(GUILD.to_string())
     .bind(user.to_string())

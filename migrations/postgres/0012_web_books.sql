@@ -78,6 +78,9 @@ CREATE TRIGGER knight_sums_fight_ended AFTER INSERT ON fights
 
 -- The name a player goes by where the transport keys them by something else (Discord: the id;
 -- kept as the guild nick, else the global name, else the username, written when it changes),
--- so the web pages show a name and never the id. NULL where the key is the nick (IRC, console).
-ALTER TABLE users ADD COLUMN shown TEXT;
-CREATE INDEX users_shown ON users (realm_id) WHERE shown IS NOT NULL;
+-- so the web pages show a name and never the id. No row where the key is the nick (IRC,
+-- console).
+CREATE TABLE user_names (
+    user_id      BIGINT PRIMARY KEY REFERENCES users(id),
+    shown        TEXT NOT NULL
+);

@@ -926,8 +926,8 @@ impl Store {
     /// transport asks again, later, for one they do not know yet.
     pub async fn keep_shown_name(&self, realm: &str, user: &str, shown: &str) -> Result<bool> {
         let Some(row) = db::query(
-            "SELECT u.id, u.shown FROM users u JOIN realms r ON r.id = u.realm_id \
-             WHERE r.name = ? AND u.name = ?",
+            "SELECT u.id, n.shown FROM users u JOIN realms r ON r.id = u.realm_id \
+             LEFT JOIN user_names n ON n.user_id = u.id WHERE r.name = ? AND u.name = ?",
         )
         .bind(realm)
         .bind(user)
@@ -938,11 +938,14 @@ impl Store {
         };
         let (id, kept): (Id, Option<String>) = (row.try_get("id")?, row.try_get("shown")?);
         if kept.as_deref() != Some(shown) {
-            db::query("UPDATE users SET shown = ? WHERE id = ?")
-                .bind(shown)
-                .bind(id)
-                .execute(&self.pool)
-                .await?;
+            db::query(
+                "INSERT INTO user_names (user_id, shown) VALUES (?, ?) \
+                 ON CONFLICT (user_id) DO UPDATE SET shown = excluded.shown",
+            )
+            .bind(id)
+            .bind(shown)
+            .execute(&self.pool)
+            .await?;
         }
         Ok(true)
     }

@@ -452,7 +452,7 @@ impl Store {
     /// player's nick, kept by [`Store::keep_shown_name`]), by the key.
     pub async fn web_shown_names(&self, realm: Id) -> Result<HashMap<String, String>> {
         let rows =
-            db::query("SELECT name, shown FROM users WHERE realm_id = ? AND shown IS NOT NULL")
+            db::query("SELECT u.name, n.shown FROM user_names n JOIN users u ON u.id = n.user_id WHERE u.realm_id = ?")
                 .bind(realm)
                 .fetch_all(self.db())
                 .await?;
