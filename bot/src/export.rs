@@ -17,9 +17,10 @@ use sqlx::SqliteConnection;
 /// What an export says it is, so that `herald import` knows one when it reads one.
 pub const FORMAT: &str = "herald-books";
 
-/// Tables the database keeps by triggers from others (the folded names of `0006`): not
-/// exported, made again by the triggers as their rows are imported.
-pub(crate) const DERIVED: &[&str] = &["knight_folds"];
+/// Tables the database keeps by triggers from others (the folded names of `0006`, the
+/// knights' sums of `0012`): not exported, made again by the triggers as their rows are
+/// imported.
+pub(crate) const DERIVED: &[&str] = &["knight_folds", "knight_sums"];
 
 /// The tables of the books, each with its columns in order, as the database at hand has them:
 /// every table but SQLite's own, the migrations' and the [`DERIVED`] ones.

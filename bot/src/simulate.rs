@@ -290,6 +290,12 @@ pub fn bout_odds<F: Fight>(
 pub struct Report {
     /// Fights run.
     pub fights: u32,
+    /// Fights each side won, challenger first.
+    pub wins: [u32; 2],
+    /// Fights neither won.
+    pub draws: u32,
+    /// Fights cut off before an end.
+    pub unfinished: u32,
     /// The report, each line ended.
     pub text: String,
 }
@@ -298,6 +304,8 @@ pub struct Report {
 pub struct Matchup {
     /// "Ector", "Ash,Cai": as the command line names each side.
     pub plain: [String; 2],
+    /// "Sir Ector", "Ash and Cai": each side as narration names it.
+    pub styled: [String; 2],
     /// The options of the `repeat:` line between the names and `--realm`: `--game tourney
     /// --fights 5000`.
     pub repeat: String,
@@ -311,11 +319,13 @@ impl Matchup {
     /// A matchup whose simulation is `run` (fights, seed, threads, progress).
     pub fn new(
         plain: [String; 2],
+        styled: [String; 2],
         repeat: String,
         run: impl Fn(u32, u64, usize, &(dyn Fn(u32) + Sync)) -> Report + Send + Sync + 'static,
     ) -> Matchup {
         Matchup {
             plain,
+            styled,
             repeat,
             run: Box::new(run),
         }
@@ -392,11 +402,15 @@ pub fn matchup<'a, G: Game>(
         let styled = [styled(&sides[0]), styled(&sides[1])];
         Ok(Lookup::Found(Matchup::new(
             [plain(&sides[0]), plain(&sides[1])],
+            styled.clone(),
             format!("--game {} --fights {}", G::ID, args.fights),
             move |fights, seed, threads, progress| {
                 let odds = bout_odds::<G::Fight>(&setup, fights, seed, threads, progress);
                 Report {
                     fights: odds.fights,
+                    wins: odds.wins,
+                    draws: odds.draws,
+                    unfinished: odds.unfinished,
                     text: bout_report(&odds, G::NAME, &styled),
                 }
             },

@@ -1140,3 +1140,82 @@ async fn a_psi_morphs_fight_is_fought_by_buttons() {
     assert!(content(&step).contains("Bo wins"), "{step:?}");
     assert!(content(&step).contains("Dice seed: "), "{step:?}");
 }
+
+/// Sends `/roll 100` as DANA going by `nick` and `global`, and waits for its answer.
+async fn roll_as(herald: &mut Herald, nick: Option<&str>, global: Option<&str>) {
+    let token = herald.fake.command_named(
+        DANA,
+        nick,
+        global,
+        "roll",
+        json!([{"name": "expr", "type": 3, "value": "100"}]),
+    );
+    herald
+        .fake
+        .wait_for("the answer", |c| {
+            c.method == "PATCH" && c.path.ends_with(&format!("{token}/messages/@original"))
+        })
+        .await;
+}
+
+/// The name the books keep for a Discord user of the guild.
+async fn kept_name(herald: &Herald, user: u64) -> Option<String> {
+    sqlx::query_scalar(
+        "SELECT n.shown FROM users u JOIN realms r ON r.id = u.realm_id \
+         LEFT JOIN user_names n ON n.user_id = u.id WHERE r.name = ? AND u.name = ?",
+    )
+    .bind(GUILD.to_string())
+    .bind(user.to_string())
+    .fetch_one(herald.app.store.pool())
+    .await
+    .unwrap()
+}
+
+/// A page of the realm on the web, as text.
+async fn web_page(herald: &Herald, uri: &str) -> String {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = herald_bot::web::router(herald.app.clone())
+        .oneshot(
+            axum::http::Request::get(uri)
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), axum::http::StatusCode::OK, "{uri}");
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    String::from_utf8(body.to_vec()).unwrap()
+}
+
+// Discord keys players by id, which no page shows: the transport keeps the name each player
+// goes by as it sees them speak (the guild nick, else the global name, else the username),
+// and the pages show it; a new nick replaces the old.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_show_a_discord_player_by_the_name_they_go_by() {
+    let mut herald = Herald::start(Settings::default()).await;
+    dubbed(&mut herald).await;
+    // The fake's players have no nick nor global name: the username.
+    assert_eq!(kept_name(&herald, DANA).await.as_deref(), Some("user111"));
+    assert_eq!(kept_name(&herald, EVAN).await.as_deref(), Some("user222"));
+    roll_as(&mut herald, None, Some("Dana Global")).await;
+    assert_eq!(
+        kept_name(&herald, DANA).await.as_deref(),
+        Some("Dana Global")
+    );
+    roll_as(&mut herald, Some("Dame of the Lists"), Some("Dana Global")).await;
+    assert_eq!(
+        kept_name(&herald, DANA).await.as_deref(),
+        Some("Dame of the Lists")
+    );
+    let realm = format!("/r/{GUILD}");
+    let standings = web_page(&herald, &realm).await;
+    let knight = web_page(&herald, &format!("{realm}/knights/Dara")).await;
+    let api = web_page(&herald, &format!("/api{realm}/standings")).await;
+    for page in [&standings, &knight, &api] {
+        assert!(page.contains("Dame of the Lists"), "{page}");
+        assert!(!page.contains(&DANA.to_string()), "no id shown: {page}");
+        assert!(!page.contains(&EVAN.to_string()), "no id shown: {page}");
+    }
+    assert!(standings.contains("user222"), "{standings}");
+}

@@ -627,20 +627,29 @@ pub fn sheet_lines(config: &Config, character: &Character) -> Option<Result<Vec<
     })
 }
 
-/// A fight of a game on the seam replayed from its seed and decisions, for its web page: each
-/// step's events as the game's JSON, fighters named by `names`; `None` for a game this list
-/// does not know.
-pub fn told(
+/// One step of a fight replayed for its web page: the events as the game's JSON and the lines
+/// the channel read for them.
+pub type NarratedStep = (Vec<Value>, Vec<String>);
+
+/// A fight of a game on the seam replayed from its seed and decisions and told as the channel
+/// told it: each step's events as JSON, and `Game::narrate` over them, its creatures as
+/// `fighters` in listing order (the challenger's side the first `challengers`). `None` for a
+/// game this list does not know.
+pub fn narrated(
     config: &Config,
     bout: &crate::store::games::OpenBout,
-    names: &[String; 2],
-) -> Option<Result<Vec<Vec<Value>>>> {
+    fighters: &[Character],
+    challengers: usize,
+) -> Option<Result<Vec<NarratedStep>>> {
     fn of<G: Game>(
         config: &Config,
         bout: &crate::store::games::OpenBout,
-        names: &[String; 2],
-    ) -> Result<Vec<Vec<Value>>> {
+        fighters: &[Character],
+        challengers: usize,
+    ) -> Result<Vec<NarratedStep>> {
         let game = G::new(config)?;
+        let sides = sides_of(&game, fighters, challengers)?;
+        let names = sides.plain.clone();
         let setup = serde_json::from_value(bout.setup.clone())?;
         let mut rng = herald_engine::dice::SeededDice::new(bout.seed);
         let mut steps = bout.steps.iter();
@@ -649,10 +658,13 @@ pub fn told(
         };
         let mut dice = crate::dice::ReplayDice::new(&mut rng, first.rolls.clone());
         let (mut fight, events) = G::Fight::start(setup, &mut dice);
-        let json = |events: &[<G::Fight as Fight>::Event]| -> Vec<Value> {
-            events.iter().map(|e| game.event_json(e, names)).collect()
+        let tell = |events: &[<G::Fight as Fight>::Event]| -> NarratedStep {
+            (
+                events.iter().map(|e| game.event_json(e, &names)).collect(),
+                game.narrate(events, &sides),
+            )
         };
-        let mut told = vec![json(&events)];
+        let mut told = vec![tell(&events)];
         for step in steps {
             let step = step.decoded::<<G::Fight as Fight>::Decision>()?;
             let (Some(side), Some(decision)) = (step.side, step.decision) else {
@@ -662,15 +674,59 @@ pub fn told(
             let events = fight
                 .decide(side, decision, &mut dice)
                 .map_err(|e| anyhow::anyhow!("fight #{} no longer replays: {e}", bout.id))?;
-            told.push(json(&events));
+            told.push(tell(&events));
         }
         Ok(told)
     }
     Some(match bout.game.as_str() {
-        tourney::Tourney::ID => of::<tourney::Tourney>(config, bout, names),
-        pfpduel::PfpDuel::ID => of::<pfpduel::PfpDuel>(config, bout, names),
-        psimorphs::PsiMorphs::ID => of::<psimorphs::PsiMorphs>(config, bout, names),
-        powerpool::PowerPool::ID => of::<powerpool::PowerPool>(config, bout, names),
+        tourney::Tourney::ID => of::<tourney::Tourney>(config, bout, fighters, challengers),
+        pfpduel::PfpDuel::ID => of::<pfpduel::PfpDuel>(config, bout, fighters, challengers),
+        psimorphs::PsiMorphs::ID => of::<psimorphs::PsiMorphs>(config, bout, fighters, challengers),
+        powerpool::PowerPool::ID => of::<powerpool::PowerPool>(config, bout, fighters, challengers),
         _ => return None,
+    })
+}
+
+/// The sides of a finished or open fight as its channel named them: each creature styled by
+/// its game, a side of several read "Ash and Cai", the leads the challenger and the first foe.
+fn sides_of<G: Game>(game: &G, fighters: &[Character], challengers: usize) -> Result<Sides> {
+    let members: Vec<Member> = fighters
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Member {
+            side: if i < challengers {
+                Side::Challenger
+            } else {
+                Side::Challenged
+            },
+            styled: game.styled(c),
+            plain: c.name.clone(),
+            user: c.owner.clone().unwrap_or_else(|| c.name.clone()),
+            npc: c.is_npc(),
+        })
+        .collect();
+    let (Some(a), Some(b)) = (
+        members.first(),
+        members.get(challengers.min(members.len().saturating_sub(1))),
+    ) else {
+        anyhow::bail!("a fight needs two fighters");
+    };
+    let styled = |side: Side, lead: &Member| {
+        let names: Vec<&str> = members
+            .iter()
+            .filter(|m| m.side == side)
+            .map(|m| m.styled.as_str())
+            .collect();
+        match names.as_slice() {
+            [_] | [] => lead.styled.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        }
+    };
+    Ok(Sides {
+        styled: [styled(Side::Challenger, a), styled(Side::Challenged, b)],
+        plain: [a.plain.clone(), b.plain.clone()],
+        users: [a.user.clone(), b.user.clone()],
+        npc: [a.npc, b.npc],
+        members: members.clone(),
     })
 }

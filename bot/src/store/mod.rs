@@ -921,6 +921,35 @@ impl Store {
         Ok(id)
     }
 
+    /// Keeps the name player `user` of realm `realm` goes by (a Discord player's nick, their
+    /// key being an id), writing only when it changed. Whether the books know the player: a
+    /// transport asks again, later, for one they do not know yet.
+    pub async fn keep_shown_name(&self, realm: &str, user: &str, shown: &str) -> Result<bool> {
+        let Some(row) = db::query(
+            "SELECT u.id, n.shown FROM users u JOIN realms r ON r.id = u.realm_id \
+             LEFT JOIN user_names n ON n.user_id = u.id WHERE r.name = ? AND u.name = ?",
+        )
+        .bind(realm)
+        .bind(user)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(false);
+        };
+        let (id, kept): (Id, Option<String>) = (row.try_get("id")?, row.try_get("shown")?);
+        if kept.as_deref() != Some(shown) {
+            db::query(
+                "INSERT INTO user_names (user_id, shown) VALUES (?, ?) \
+                 ON CONFLICT (user_id) DO UPDATE SET shown = excluded.shown",
+            )
+            .bind(id)
+            .bind(shown)
+            .execute(&self.pool)
+            .await?;
+        }
+        Ok(true)
+    }
+
     async fn user(tx: &mut Tx<'_>, realm: Id, name: &str) -> Result<Id, sqlx::Error> {
         db::query("INSERT INTO users (realm_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING")
             .bind(realm)

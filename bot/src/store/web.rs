@@ -1,12 +1,14 @@
 //! What the web pages read that no chat command does: the realms, a page of the standings in
 //! any order, a page of a ledger, the points of an Honor chart, a realm's tournaments and a
-//! tournament's fights. Reads only, in plain SQL with `?` parameters.
+//! tournament's fights, the names players go by. Reads only, in plain SQL with `?`
+//! parameters.
 
 use super::books::LedgerRow;
 use super::db;
 use super::history::FightSummary;
 use super::{Id, KnightRecord, Store};
 use anyhow::Result;
+use std::collections::HashMap;
 
 /// A realm as the front page lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,16 +64,33 @@ impl Sort {
             .map_or("hp", |(_, w)| w)
     }
 
-    fn order_by(self) -> &'static str {
+    /// The ids of a page of the realm's active knights in this order: Honor, Prestige and
+    /// wins read in order from `knight_sums`' indexes (stopping at the page's last row), names
+    /// from the knights' own; titles sort the realm's rows.
+    fn page_sql(self) -> &'static str {
         match self {
-            Sort::Honor => "hp DESC, k.name_key",
-            Sort::Prestige => "pp DESC, k.name_key",
-            Sort::Name => "k.name_key",
-            Sort::Title => {
-                "CASE k.rank WHEN 'duke' THEN 0 WHEN 'earl' THEN 1 WHEN 'viscount' THEN 2 \
-                 WHEN 'baron' THEN 3 ELSE 4 END, hp DESC, k.name_key"
+            Sort::Honor => {
+                "SELECT knight_id FROM knight_sums WHERE realm_id = ? AND retired = 0 \
+                 ORDER BY hp_halves DESC, name_key LIMIT ? OFFSET ?"
             }
-            Sort::Wins => "wins DESC, hp DESC, k.name_key",
+            Sort::Prestige => {
+                "SELECT knight_id FROM knight_sums WHERE realm_id = ? AND retired = 0 \
+                 ORDER BY pp_halves DESC, name_key LIMIT ? OFFSET ?"
+            }
+            Sort::Wins => {
+                "SELECT knight_id FROM knight_sums WHERE realm_id = ? AND retired = 0 \
+                 ORDER BY wins DESC, hp_halves DESC, name_key LIMIT ? OFFSET ?"
+            }
+            Sort::Name => {
+                "SELECT id AS knight_id FROM knights WHERE realm_id = ? AND retired = 0 \
+                 ORDER BY name_key LIMIT ? OFFSET ?"
+            }
+            Sort::Title => {
+                "SELECT k.id AS knight_id FROM knights k JOIN knight_sums s ON s.knight_id = k.id \
+                 WHERE k.realm_id = ? AND k.retired = 0 ORDER BY CASE k.rank WHEN 'duke' THEN 0 \
+                 WHEN 'earl' THEN 1 WHEN 'viscount' THEN 2 WHEN 'baron' THEN 3 ELSE 4 END, \
+                 s.hp_halves DESC, k.name_key LIMIT ? OFFSET ?"
+            }
         }
     }
 }
@@ -142,12 +161,10 @@ pub struct TournamentAwardRow {
     pub reason: String,
 }
 
-const RECORD: &str = "\
-    (SELECT COUNT(*) FROM fights f WHERE f.winner_id = k.id) AS wins, \
-    (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
-       AND f.ended_at IS NOT NULL AND f.winner_id IS NOT NULL AND f.winner_id <> k.id) AS losses, \
-    (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
-       AND f.ended_at IS NOT NULL AND f.winner_id IS NULL) AS draws";
+/// A knight's balances and record, as `knight_sums` keeps them (migration `0012`), for a query
+/// that joins `knight_sums s`.
+const SUMS: &str = "COALESCE(s.hp_halves, 0) AS hp, COALESCE(s.pp_halves, 0) AS pp, \
+    COALESCE(s.wins, 0) AS wins, COALESCE(s.losses, 0) AS losses, COALESCE(s.draws, 0) AS draws";
 
 fn record_of(row: &db::Row) -> Result<[i64; 3]> {
     Ok([
@@ -199,37 +216,34 @@ impl Store {
         limit: i64,
     ) -> Result<(Vec<StandingRow>, i64)> {
         let total: i64 =
-            db::query_scalar("SELECT COUNT(*) FROM knights WHERE realm_id = ? AND retired = 0")
+            db::query_scalar("SELECT COUNT(*) FROM knight_sums WHERE realm_id = ? AND retired = 0")
                 .bind(realm)
                 .fetch_one(self.db())
                 .await?;
-        // The balances of every knight in one pass over the ledger; the record is counted
-        // for every knight only when it is the order, else for the page's rows alone.
-        let wins = match sort {
-            Sort::Wins => {
-                "(SELECT COUNT(*) FROM fights f WHERE f.winner_id = k.id AND f.realm_id = k.realm_id)"
-            }
-            _ => "0",
-        };
-        let sql = format!(
-            "WITH sums AS (SELECT knight_id, CAST(SUM(hp_halves) AS BIGINT) AS hp, CAST(SUM(pp_halves) AS BIGINT) AS pp \
-               FROM ledger WHERE realm_id = ? GROUP BY knight_id), \
-             page AS (SELECT k.id AS kid, COALESCE(s.hp, 0) AS hp, COALESCE(s.pp, 0) AS pp, \
-               {wins} AS wins FROM knights k LEFT JOIN sums s ON s.knight_id = k.id \
-               WHERE k.realm_id = ? AND k.retired = 0 ORDER BY {} LIMIT ? OFFSET ?) \
-             SELECT {}, p.hp, p.pp, {RECORD} FROM page p JOIN knights k ON k.id = p.kid \
-             JOIN users u ON u.id = k.owner_id",
-            sort.order_by(),
-            Self::KNIGHT_COLUMNS,
-        );
-        let rows = db::query(&sql)
-            .bind(realm)
+        // The page's knights in order, from the sums the books' triggers keep (one indexed
+        // read that stops at the page's last row), then their rows.
+        let ids: Vec<Id> = db::query_scalar(sort.page_sql())
             .bind(realm)
             .bind(limit)
             .bind(offset)
             .fetch_all(self.db())
             .await?;
-        let mut page = rows
+        if ids.is_empty() {
+            return Ok((Vec::new(), total));
+        }
+        let sql = format!(
+            "SELECT {}, {SUMS} FROM knights k JOIN users u ON u.id = k.owner_id \
+             LEFT JOIN knight_sums s ON s.knight_id = k.id WHERE k.id IN ({})",
+            Self::KNIGHT_COLUMNS,
+            vec!["?"; ids.len()].join(", "),
+        );
+        let mut query = db::query(&sql);
+        for id in &ids {
+            query = query.bind(*id);
+        }
+        let mut rows = query
+            .fetch_all(self.db())
+            .await?
             .iter()
             .map(|row| {
                 Ok(StandingRow {
@@ -240,18 +254,9 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        // The join may lose the page's order: put it back.
-        let key = |r: &StandingRow| -> (i64, i64, i64, String) {
-            let name = r.knight.sheet.name.to_lowercase();
-            match sort {
-                Sort::Honor => (-r.hp_halves, 0, 0, name),
-                Sort::Prestige => (-r.pp_halves, 0, 0, name),
-                Sort::Name => (0, 0, 0, name),
-                Sort::Title => (-(r.knight.rank as i64), -r.hp_halves, 0, name),
-                Sort::Wins => (-r.record[0], -r.hp_halves, 0, name),
-            }
-        };
-        page.sort_by_key(key);
+        // Back in the page's order.
+        rows.sort_by_key(|r| ids.iter().position(|id| *id == r.knight.id));
+        let page = rows;
         Ok((page, total))
     }
 
@@ -260,9 +265,8 @@ impl Store {
         let sql = format!(
             "SELECT {}, k.retired, k.died_at, k.lord_id, \
              (SELECT name FROM knights l WHERE l.id = k.lord_id) AS lord_name, \
-             COALESCE((SELECT CAST(SUM(hp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS hp, \
-             COALESCE((SELECT CAST(SUM(pp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0) AS pp, \
-             {RECORD} FROM knights k JOIN users u ON u.id = k.owner_id \
+             {SUMS} FROM knights k JOIN users u ON u.id = k.owner_id \
+             LEFT JOIN knight_sums s ON s.knight_id = k.id \
              WHERE k.realm_id = ? AND k.name_key = ? ORDER BY k.retired, k.id DESC LIMIT 1",
             Self::KNIGHT_COLUMNS
         );
@@ -441,6 +445,19 @@ impl Store {
                     reason: r.try_get("reason")?,
                 })
             })
+            .collect()
+    }
+
+    /// The names the realm's players go by where the books key them by an id (a Discord
+    /// player's nick, kept by [`Store::keep_shown_name`]), by the key.
+    pub async fn web_shown_names(&self, realm: Id) -> Result<HashMap<String, String>> {
+        let rows =
+            db::query("SELECT u.name, n.shown FROM user_names n JOIN users u ON u.id = n.user_id WHERE u.realm_id = ?")
+                .bind(realm)
+                .fetch_all(self.db())
+                .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("name")?, r.try_get("shown")?)))
             .collect()
     }
 

@@ -3,7 +3,7 @@
 //! Owners are display nicks only, as on the pages.
 
 use super::page::{self, PAGE_ROWS};
-use super::{shown_owner, Answer, Oops, Web};
+use super::{Answer, Oops, Web};
 use crate::export::points;
 use crate::store::web::Sort;
 use axum::extract::{Path, Query, State};
@@ -43,12 +43,13 @@ pub async fn standings(
     let (rows, total) = web
         .standings(id, sort, (page_no - 1) * PAGE_ROWS, PAGE_ROWS)
         .await?;
+    let names = web.names(id).await?;
     let knights: Vec<Value> = rows
         .iter()
         .map(|r| {
             json!({
                 "name": r.knight.sheet.name,
-                "owner": shown_owner(&r.knight.owner),
+                "owner": names.of(&r.knight.owner),
                 "style": r.knight.sheet.style,
                 "monarch": r.knight.sheet.monarch.name(),
                 "hp": points(r.hp_halves),
@@ -88,6 +89,7 @@ pub async fn knight(
         .store
         .web_ledger(k.knight.id, (page_no - 1) * PAGE_ROWS, PAGE_ROWS)
         .await?;
+    let names = web.names(id).await?;
     let sheet = &k.knight.sheet;
     let skills: Map<String, Value> = Skill::ALL
         .iter()
@@ -101,7 +103,7 @@ pub async fn knight(
         "id": k.knight.id,
         "realm": realm,
         "name": sheet.name,
-        "owner": shown_owner(&k.knight.owner),
+        "owner": names.of(&k.knight.owner),
         "style": sheet.style,
         "monarch": sheet.monarch.name(),
         "skills": skills,
@@ -139,7 +141,8 @@ pub async fn knight(
 
 /// `/api/r/REALM/characters`: the characters of the games on the seam.
 pub async fn characters(State(web): State<Arc<Web>>, Path(realm): Path<String>) -> Answer {
-    web.realm(&realm).await?;
+    let id = web.realm(&realm).await?;
+    let names = web.names(id).await?;
     let all = web.app.store.all_characters().await?;
     ok(json!(all
         .iter()
@@ -148,7 +151,7 @@ pub async fn characters(State(web): State<Arc<Web>>, Path(realm): Path<String>) 
             "game": c.game,
             "realm": realm,
             "name": c.name,
-            "owner": c.owner.as_deref().and_then(shown_owner),
+            "owner": c.owner.as_deref().and_then(|o| names.of(o)),
             "npc": c.owner.is_none(),
             "sheet": c.sheet,
             "state": c.state,

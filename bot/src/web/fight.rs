@@ -4,7 +4,7 @@
 //! previous; the script adds the same control to the full list.
 
 use super::page::{self, layout};
-use super::{number, shown_owner, Answer, Oops, Web};
+use super::{number, Answer, Oops, Web};
 use crate::store::history::FightSummary;
 use crate::store::Id;
 use anyhow::Result;
@@ -25,7 +25,8 @@ pub struct ToldStep {
     pub n: usize,
     /// Who decided what: "Start", "Dara (challenger): lance".
     pub head: String,
-    /// The narration, or the game's events in words.
+    /// The narration as the channel read it (the game's events in words for a step it did not
+    /// narrate).
     pub lines: Vec<String>,
     /// The dice it consumed: "dice 47, 12", with the scripted ones marked.
     pub dice: String,
@@ -126,8 +127,9 @@ fn replay_lines(game: &str, events: &[impl Serialize], names: &[String; 2]) -> R
     }
 }
 
-/// Tells fight `f` again from the books: PsiKnight's by its own narration, the other games'
-/// by their events.
+/// Tells fight `f` again from the books, each game's by its own narration as the channel read
+/// it (PsiKnight's through `render`, the others' through their `Game::narrate`), with the dice
+/// of every step.
 pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
     let store = &web.app.store;
     if f.game == crate::games::PSIKNIGHT.id {
@@ -197,7 +199,24 @@ pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
             .map(|(k, v, _)| (k.clone(), v.clone()))
             .collect()
     });
-    let told = match crate::games::told(&web.app.config, &bout, &names) {
+    // Every creature in listing order: a group fight's members, else the two.
+    let (ids, challengers) = if bout.members.is_empty() {
+        (bout.characters.to_vec(), 1)
+    } else {
+        (
+            bout.members.iter().map(|m| m.character).collect::<Vec<_>>(),
+            bout.members.iter().filter(|m| m.side == 0).count(),
+        )
+    };
+    let mut fighters = Vec::with_capacity(ids.len());
+    for id in &ids {
+        fighters.extend(store.character(*id).await?);
+    }
+    // Without every creature in the books the narration cannot name them: the events alone.
+    let told = match (fighters.len() == ids.len())
+        .then(|| crate::games::narrated(&web.app.config, &bout, &fighters, challengers))
+        .flatten()
+    {
         Some(told) => told?,
         None => Vec::new(),
     };
@@ -212,11 +231,17 @@ pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
                 }
                 _ => "Start".to_string(),
             };
-            let events = told.get(n).cloned().unwrap_or_default();
+            let (events, lines) = told.get(n).cloned().unwrap_or_default();
+            // A game whose narration says nothing of a step still shows its events.
+            let lines = if lines.is_empty() {
+                events.iter().map(event_words).collect()
+            } else {
+                lines
+            };
             ToldStep {
                 n,
                 head,
-                lines: events.iter().map(event_words).collect(),
+                lines,
                 dice: dice_text(&step.rolls),
                 events,
             }
@@ -266,6 +291,7 @@ pub async fn replay(
     } else {
         None
     };
+    let names = web.names(realm_id).await?;
     let here = page::fight_path(&realm, f.id);
     let game = crate::games::find(&f.game).map_or(f.game.as_str(), |g| g.name);
     let link = |name: &str| -> Markup {
@@ -288,7 +314,7 @@ pub async fn replay(
                 }
                 dt { "Channel" } dd { (f.channel) }
                 dt { "Players" } dd {
-                    (shown_owner(&f.players[0]).unwrap_or("—")) ", " (shown_owner(&f.players[1]).unwrap_or("—"))
+                    (names.of(&f.players[0]).unwrap_or("—")) ", " (names.of(&f.players[1]).unwrap_or("—"))
                 }
                 dt { "Started" } dd { (page::when(&f.started_at)) }
                 dt { "Result" } dd #result { (super::knight::result(&f)) }

@@ -3,7 +3,7 @@
 //! game (`/r/REALM/characters/GAME/NAME`): its sheet as its game shows it, and its fights.
 
 use super::page::{self, layout, PAGE_ROWS};
-use super::{shown_owner, Answer, Oops, Web};
+use super::{Answer, Oops, Web};
 use crate::store::history::FightSummary;
 use axum::extract::{Path, Query, State};
 use axum::response::IntoResponse;
@@ -35,6 +35,7 @@ pub async fn knight(
         .web_ledger(k.knight.id, (page_no - 1) * PAGE_ROWS, PAGE_ROWS)
         .await?;
     let series = store.web_honor_series(k.knight.id, CHART_DAYS).await?;
+    let names = web.names(id).await?;
     let (fights, fought) = store.fights_of_knight(k.knight.id, 0, FIGHTS).await?;
     let sheet = &k.knight.sheet;
     let here = page::knight_path(&realm, &sheet.name);
@@ -68,7 +69,7 @@ pub async fn knight(
                     Some((c, ransom)) => { "held by " a href=(page::knight_path(&realm, c)) { (c) } " for a ransom of " (crate::reply::points(*ransom)) " HP" },
                     None => "free",
                 } }
-                @if let Some(p) = shown_owner(&k.knight.owner) { dt { "Player" } dd { (p) } }
+                @if let Some(p) = names.of(&k.knight.owner) { dt { "Player" } dd { (p) } }
             }
             h2 { "Skills" }
             div.scroll { table {
@@ -151,6 +152,7 @@ pub async fn character(
         None => vec![c.sheet.to_string(), c.state.to_string()],
     };
     let (fights, fought) = web.app.store.fights_of_character(c.id, 0, FIGHTS).await?;
+    let names = web.names(id).await?;
     Ok(layout(
         &c.name,
         Some(&realm),
@@ -159,7 +161,7 @@ pub async fn character(
             dl {
                 dt { "Game" } dd { (info.name) }
                 dt { "Record" } dd { (c.record.wins) " won, " (c.record.losses) " lost, " (c.record.draws) " drawn" }
-                dt { "Player" } dd { (c.owner.as_deref().and_then(shown_owner).unwrap_or("NPC")) }
+                dt { "Player" } dd { (c.owner.as_deref().map_or(Some("NPC"), |o| names.of(o)).unwrap_or("—")) }
             }
             h2 { "Sheet" }
             ul #sheet { @for l in &lines { li { (l) } } }

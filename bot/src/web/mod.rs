@@ -39,13 +39,17 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 pub struct Web {
     app: Arc<App>,
     odds: Mutex<HashMap<String, Arc<odds::Figures>>>,
-    /// Each realm's standings in each order, with [`App::spoken`] when they were read: good
-    /// until a channel speaks again (every change to the books comes with a line of chat).
-    standings: Mutex<HashMap<(Id, Sort), Kept>>,
+    /// The pages of each realm's standings already read, in each order, with [`App::spoken`]
+    /// when they were read: good until a channel speaks again (every change to the books comes
+    /// with a line of chat). A page read anew costs one indexed read of the sums the books keep.
+    standings: Mutex<HashMap<StandingsPage, Kept>>,
 }
 
-/// Standings as read, with [`App::spoken`] at the time.
-type Kept = (u64, Arc<Vec<StandingRow>>);
+/// A page of standings: the realm, the order, the first row and how many rows.
+type StandingsPage = (Id, Sort, i64, i64);
+
+/// A page of standings as read, with [`App::spoken`] at the time and the count of knights.
+type Kept = (u64, Arc<Vec<StandingRow>>, i64);
 
 /// A page Herald names in chat ([`link`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,36 +228,32 @@ impl Web {
         limit: i64,
     ) -> Result<(Vec<StandingRow>, i64)> {
         let now = self.app.spoken();
+        let key = (realm, sort, offset, limit);
         let kept = self
             .standings
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(&(realm, sort))
-            .filter(|(at, _)| *at == now)
-            .map(|(_, rows)| rows.clone());
-        let rows = match kept {
-            Some(rows) => rows,
-            None => {
-                let (rows, _) = self
-                    .app
-                    .store
-                    .web_standings(realm, sort, 0, i64::MAX)
-                    .await?;
-                let rows = Arc::new(rows);
-                self.standings
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert((realm, sort), (now, rows.clone()));
-                rows
-            }
-        };
-        let from = usize::try_from(offset)
-            .unwrap_or(usize::MAX)
-            .min(rows.len());
-        let to = from
-            .saturating_add(usize::try_from(limit).unwrap_or(0))
-            .min(rows.len());
-        Ok((rows[from..to].to_vec(), rows.len() as i64))
+            .get(&key)
+            .filter(|(at, _, _)| *at == now)
+            .map(|(_, rows, total)| (rows.clone(), *total));
+        if let Some((rows, total)) = kept {
+            return Ok((rows.to_vec(), total));
+        }
+        let (rows, total) = self
+            .app
+            .store
+            .web_standings(realm, sort, offset, limit)
+            .await?;
+        let mut standings = self.standings.lock().unwrap_or_else(|e| e.into_inner());
+        // Pages read before the books last moved are of no more use.
+        standings.retain(|_, (at, _, _)| *at == now);
+        standings.insert(key, (now, Arc::new(rows.clone()), total));
+        Ok((rows, total))
+    }
+
+    /// The names the realm's players go by, for a page's owners.
+    async fn names(&self, realm: Id) -> Result<Names> {
+        Ok(Names(self.app.store.web_shown_names(realm).await?))
     }
 
     /// The realm's id by name, or the 404.
@@ -303,6 +303,22 @@ fn number(text: &str, what: &str) -> std::result::Result<Id, Oops> {
         .ok()
         .filter(|n| *n > 0)
         .ok_or_else(|| Oops::NotFound(what.into()))
+}
+
+/// The names a realm's players go by where the books key them by an id (Discord's numeric
+/// ids, with the nick the transport last saw), read once for a page.
+#[derive(Debug, Default)]
+pub struct Names(HashMap<String, String>);
+
+impl Names {
+    /// The name a page shows for player `user`: the name they go by if the books keep one,
+    /// else their nick; never an id nor a hostmask ([`shown_owner`]).
+    pub fn of<'a>(&'a self, user: &'a str) -> Option<&'a str> {
+        match self.0.get(user) {
+            Some(name) => shown_owner(name),
+            None => shown_owner(user),
+        }
+    }
 }
 
 /// A player's name as a page may show it: the nick, but never a Discord user id (a number),

@@ -2,7 +2,7 @@
 //! games.
 
 use super::page::{self, layout, PAGE_ROWS};
-use super::{shown_owner, Answer, Web};
+use super::{Answer, Web};
 use crate::store::web::Sort;
 use axum::extract::{Path, Query, State};
 use axum::response::IntoResponse;
@@ -56,6 +56,7 @@ pub async fn standings(
         .filter(|(r, _, retired)| *r == realm && !retired)
         .map(|(_, c, _)| c)
         .collect();
+    let names = web.names(id).await?;
     let base = page::realm_path(&realm);
     let sorted = |s: Sort, label: &str| {
         html! {
@@ -90,7 +91,7 @@ pub async fn standings(
                     td.num { (crate::reply::points(r.pp_halves)) }
                     td { @if r.knight.landed { "landed" } @else { "—" } }
                     td.num { (r.record[0]) "–" (r.record[1]) "–" (r.record[2]) }
-                    td { (shown_owner(&r.knight.owner).unwrap_or("—")) }
+                    td { (names.of(&r.knight.owner).unwrap_or("—")) }
                 } } }
             } }
             (page::pager(page_no, total, |p| format!("{base}?sort={}&page={p}", sort.param())))
@@ -102,7 +103,7 @@ pub async fn standings(
                         td { (crate::games::find(&c.game).map_or(c.game.as_str(), |g| g.name)) }
                         td { a href=(page::character_path(&realm, &c.game, &c.name)) { (c.name) } }
                         td.num { (c.record.wins) "–" (c.record.losses) "–" (c.record.draws) }
-                        td { (c.owner.as_deref().and_then(shown_owner).unwrap_or("NPC")) }
+                        td { (c.owner.as_deref().map_or(Some("NPC"), |o| names.of(o)).unwrap_or("—")) }
                     } } }
                 } }
             }

@@ -66,3 +66,21 @@ pub async fn realm_books() -> Books {
     }
     books
 }
+
+/// The realm's books as [`realm_books`] makes them, on `backend` (SQLite or PostgreSQL), the
+/// XSS names given through the store's query layer.
+pub async fn realm_books_on(backend: &Backend) {
+    let run = run_on(backend.store().await, CONFIG, &realm_transcript()).await;
+    assert_eq!(run.result, Ok(()), "on {}: {}", backend.name(), run.out);
+    run.expect("Fight #4").expect("Dame Xa is dubbed");
+    let store = backend.store().await;
+    for (old, new) in [("Xa", XSS[0]), ("Xb", XSS[1])] {
+        herald_bot::store::db::query("UPDATE knights SET name = ?, name_key = ? WHERE name = ?")
+            .bind(new)
+            .bind(new.to_lowercase())
+            .bind(old)
+            .execute(store.db())
+            .await
+            .unwrap();
+    }
+}

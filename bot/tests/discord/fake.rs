@@ -226,6 +226,32 @@ impl Fake {
         token
     }
 
+    /// Sends a slash command from `user` going by `nick` in the guild (or none) and `global`
+    /// as their global name (or none); returns its interaction token.
+    pub fn command_named(
+        &mut self,
+        user: u64,
+        nick: Option<&str>,
+        global: Option<&str>,
+        name: &str,
+        options: Value,
+    ) -> String {
+        let (id, token) = self.next_token();
+        let mut interaction = interaction_base(id, &token, user, 2);
+        interaction["member"]["nick"] = json!(nick);
+        interaction["member"]["user"]["global_name"] = json!(global);
+        interaction["data"] = json!({
+            "id": "600000000000000001",
+            "name": name,
+            "type": 1,
+            "options": options,
+            "resolved": {},
+            "guild_id": GUILD.to_string(),
+        });
+        self.send_event("INTERACTION_CREATE", interaction);
+        token
+    }
+
     /// Sends an autocomplete request (what `user` is typing into a command); returns its token.
     pub fn autocomplete(&mut self, user: u64, name: &str, options: Value) -> String {
         let (id, token) = self.next_token();

@@ -396,11 +396,15 @@ pub fn matchup<'a>(
         let repeat = format!("--fights {} --kind {word}", args.fights);
         Ok(Lookup::Found(Matchup::new(
             plain,
+            [a.styled(), b.styled()],
             repeat,
             move |fights, seed, threads, progress| {
                 let odds = odds_with(&a.sheet, &b.sheet, fights, seed, kind, threads, progress);
                 Report {
                     fights: odds.fights,
+                    wins: odds.wins,
+                    draws: odds.draws,
+                    unfinished: odds.unfinished,
                     text: odds.report(&a.sheet.name, &b.sheet.name),
                 }
             },

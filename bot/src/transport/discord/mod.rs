@@ -18,7 +18,8 @@
 //!
 //! A realm is a guild (its id as text); a channel is written `<#id>`, so the sessions' own
 //! messages name it as a Discord channel link; a user is their id, so admins are configured by
-//! Discord user id.
+//! Discord user id. The name each player goes by (guild nick, else global name, else username)
+//! is kept in the books when it changes, for the web pages, which never show an id.
 //!
 //! **Architecture invariant:** nothing here knows the rules. Every command goes through
 //! [`crate::command::parse`] in the hub; this module only moves lines and presses.
@@ -37,7 +38,7 @@ use serenity::all::{
     ComponentInteraction, ComponentInteractionDataKind, Context, CreateAutocompleteResponse,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     CreateMessage, EditInteractionResponse, EditMessage, EventHandler, GatewayIntents, GuildId,
-    Http, HttpBuilder, Interaction, Message, MessageId, Ready, RoleId,
+    Http, HttpBuilder, Interaction, Message, MessageId, Ready, RoleId, User,
 };
 use serenity::builder::Builder;
 use std::collections::{HashMap, HashSet};
@@ -236,6 +237,7 @@ pub async fn serve(
         restored: Mutex::new(HashSet::new()),
         live: Mutex::new(HashMap::new()),
         turns: Mutex::new(HashMap::new()),
+        names: Mutex::new(HashMap::new()),
     });
     let mut client = ClientBuilder::new_with_http(http.build(), intents(&settings))
         .activity(ActivityData::playing("/joust"))
@@ -311,6 +313,8 @@ struct Herald {
     /// its controls recorded, so a channel's messages and their bookkeeping keep the order of
     /// its moves (acknowledgements are sent before waiting for it).
     turns: Mutex<HashMap<ChannelId, Arc<tokio::sync::Mutex<()>>>>,
+    /// The name each player (guild, user id) goes by as last kept in the books.
+    names: Mutex<HashMap<(String, String), String>>,
 }
 
 #[serenity::async_trait]
@@ -370,6 +374,10 @@ impl EventHandler for Herald {
         let _turn = turn.lock().await;
         let rights = self.rights(&ctx, Some(guild), msg.member.as_ref().map(|m| &m.roles[..]));
         let answer = self.hub.answer(&incoming, rights).await;
+        if !answer.lines.is_empty() || !answer.private.is_empty() {
+            let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
+            self.keep_name(&incoming.realm, nick, &msg.author).await;
+        }
         for post in messages::compose(&answer.private) {
             let dm = CreateMessage::new()
                 .content(post.content)
@@ -472,6 +480,8 @@ impl Herald {
         let turn = self.turn(ci.channel_id);
         let _turn = turn.lock().await;
         let answer = self.hub.answer(&incoming, rights).await;
+        let nick = ci.member.as_ref().and_then(|m| m.nick.as_deref());
+        self.keep_name(&incoming.realm, nick, &ci.user).await;
         let target = Target::Interaction {
             token: &ci.token,
             deferred: true,
@@ -492,6 +502,43 @@ impl Herald {
                 .await;
             self.tell_alone(http, &ci.token, ci.channel_id, &answer.private)
                 .await;
+        }
+    }
+
+    /// Keeps the name a player goes by in the guild (the guild nick, else the global name,
+    /// else the username) in the books for the web pages, which never show an id; the books
+    /// are written only when it changed, and asked once a name per process.
+    async fn keep_name(&self, realm: &str, nick: Option<&str>, user: &User) {
+        let name = nick
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| user.display_name())
+            .to_string();
+        let key = (realm.to_string(), user.id.to_string());
+        let known = self
+            .names
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            == Some(&name);
+        if known {
+            return;
+        }
+        match self
+            .hub
+            .app()
+            .store
+            .keep_shown_name(realm, &key.1, &name)
+            .await
+        {
+            Ok(true) => {
+                self.names
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(key, name);
+            }
+            // Not in the books yet: asked again at their next command.
+            Ok(false) => {}
+            Err(e) => tracing::warn!("cannot keep the name of Discord user {}: {e:#}", key.1),
         }
     }
 
@@ -545,6 +592,8 @@ impl Herald {
             text: line,
         };
         let answer = self.hub.answer(&incoming, Rights::default()).await;
+        let nick = ci.member.as_ref().and_then(|m| m.nick.as_deref());
+        self.keep_name(&incoming.realm, nick, &ci.user).await;
         let target = Target::Interaction {
             token: &ci.token,
             deferred: false,
