@@ -309,14 +309,15 @@ async fn run_console(config: Config, db: &Path, seed: Option<u64>, web: bool) ->
 /// stop signal or until one of them fails.
 async fn run_transports(config: Config, db: &Path) -> Result<()> {
     let store = Store::open_at(db).await?;
-    let irc_config = config.irc.clone();
+    let irc_configs = config.irc_connections();
     let discord_config = config.discord.clone();
     let app = Arc::new(App::new(store, config, None)?);
     start_web(&app).await;
     let clock = Arc::new(Clock::live());
     let mut transports = tokio::task::JoinSet::new();
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    if let Some(irc_config) = irc_config {
+    // One connection, and one hub, per IRC network.
+    for irc_config in irc_configs {
         irc_config.check()?;
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let hub = Hub::live(app.clone(), clock.clone(), irc_config.prefixes(), tx)

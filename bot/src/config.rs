@@ -16,7 +16,8 @@ pub struct Config {
     pub database: DatabaseConfig,
     /// The local console room.
     pub console: ConsoleConfig,
-    /// The IRC transport; it runs when this section is present.
+    /// The IRC transport; it runs when this section is present (once per network of
+    /// `[irc.networks.NAME]` when it lists any).
     pub irc: Option<IrcConfig>,
     /// The Discord transport; it runs when this section is present.
     pub discord: Option<DiscordConfig>,
@@ -40,6 +41,25 @@ pub struct Config {
     pub powerpool: Option<toml::Value>,
     /// The realm on the web: the pages `herald run` serves.
     pub web: WebConfig,
+    /// Named realms spanning several places (`[realms.NAME]`: Discord guilds, IRC networks, and
+    /// their own moderators and admins). A place named in none is a realm of its own.
+    pub realms: std::collections::BTreeMap<String, RealmPlaces>,
+}
+
+/// `[realms.NAME]`: the places whose books are one realm's, and who rules it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RealmPlaces {
+    /// Discord guilds (ids) of the realm.
+    pub discord_guilds: Vec<u64>,
+    /// IRC networks of the realm, as named by `[irc] network` or the server's `NETWORK=`.
+    pub irc_networks: Vec<String>,
+    /// The realm's admins; with no admins nor moderators here, `[permissions]`' hold.
+    pub admins: Vec<String>,
+    /// The realm's moderators.
+    pub moderators: Vec<String>,
+    /// Discord roles whose members are the realm's moderators.
+    pub moderator_roles: Vec<String>,
 }
 
 /// `[web]`: the read-only pages `herald run` serves.
@@ -225,6 +245,9 @@ pub struct IrcConfig {
     pub send_burst: u32,
     /// Lines per second once the burst is spent.
     pub send_per_sec: f64,
+    /// Several networks, one connection each (`[irc.networks.NAME]`, each with the keys of
+    /// `[irc]`, its `network` defaulting to NAME); when any is listed, they are the connections.
+    pub networks: std::collections::BTreeMap<String, IrcConfig>,
     /// The first wait before reconnecting, in milliseconds; it doubles on each failure.
     pub reconnect_min_ms: u64,
     /// The longest wait before reconnecting, in milliseconds.
@@ -246,6 +269,7 @@ impl Default for IrcConfig {
             send_per_sec: 1.0,
             reconnect_min_ms: 2_000,
             reconnect_max_ms: 300_000,
+            networks: Default::default(),
         }
     }
 }
@@ -365,9 +389,10 @@ impl Config {
         if self.console.prefixes.is_empty() {
             bail!("[console] prefixes must name at least one character");
         }
-        if let Some(irc) = &self.irc {
+        for irc in self.irc_connections() {
             irc.check()?;
         }
+        self.check_realms()?;
         self.games.check()?;
         crate::games::check(self)?;
         if self.web.bind.parse::<std::net::SocketAddr>().is_err() {
@@ -375,6 +400,86 @@ impl Config {
                 "[web] bind = \"{}\" is not an address and port, such as \"127.0.0.1:8080\"",
                 self.web.bind
             );
+        }
+        Ok(())
+    }
+
+    /// Every IRC connection to make: `[irc.networks.*]` when listed, else `[irc]` itself.
+    pub fn irc_connections(&self) -> Vec<IrcConfig> {
+        let Some(irc) = &self.irc else {
+            return Vec::new();
+        };
+        if irc.networks.is_empty() {
+            return vec![irc.clone()];
+        }
+        irc.networks
+            .iter()
+            .map(|(name, net)| {
+                let mut net = net.clone();
+                if net.network.is_empty() {
+                    net.network = name.clone();
+                }
+                net.networks.clear();
+                net
+            })
+            .collect()
+    }
+
+    /// The realm a place belongs to: the `[realms.NAME]` listing it (an IRC network by name,
+    /// case aside; a Discord guild by id), else the place itself, as a realm of its own.
+    pub fn realm_of<'a>(&'a self, place: &'a str) -> &'a str {
+        let guild = place.parse::<u64>().ok();
+        self.realms
+            .iter()
+            .find(|(_, r)| {
+                r.irc_networks.iter().any(|n| n.eq_ignore_ascii_case(place))
+                    || guild.is_some_and(|g| r.discord_guilds.contains(&g))
+            })
+            .map_or(place, |(name, _)| name.as_str())
+    }
+
+    /// Whether `place` is in a realm of another name (a `[realms.NAME]` listing it).
+    pub fn is_joined(&self, place: &str) -> bool {
+        self.realm_of(place) != place
+    }
+
+    /// Who rules `realm`: its `[realms.NAME]` admins and moderators, or `[permissions]` for a
+    /// realm that names none.
+    pub fn permissions_of(&self, realm: &str) -> std::borrow::Cow<'_, Permissions> {
+        match self.realms.get(realm) {
+            Some(r) if !(r.admins.is_empty() && r.moderators.is_empty()) => {
+                std::borrow::Cow::Owned(Permissions {
+                    admins: r.admins.clone(),
+                    moderators: r.moderators.clone(),
+                    moderator_roles: if r.moderator_roles.is_empty() {
+                        self.permissions.moderator_roles.clone()
+                    } else {
+                        r.moderator_roles.clone()
+                    },
+                })
+            }
+            _ => std::borrow::Cow::Borrowed(&self.permissions),
+        }
+    }
+
+    fn check_realms(&self) -> Result<()> {
+        let mut seen: std::collections::HashMap<String, &str> = Default::default();
+        for (name, realm) in &self.realms {
+            if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '/') {
+                bail!("[realms.{name}]: a realm's name is one word without '/'");
+            }
+            let places = realm
+                .irc_networks
+                .iter()
+                .map(|n| n.to_lowercase())
+                .chain(realm.discord_guilds.iter().map(u64::to_string));
+            for place in places {
+                if let Some(other) = seen.insert(place.clone(), name) {
+                    bail!(
+                        "[realms.{name}] names {place}, which [realms.{other}] names too: a place is in one realm"
+                    );
+                }
+            }
         }
         Ok(())
     }

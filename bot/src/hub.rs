@@ -18,7 +18,8 @@ use tokio::sync::{mpsc, oneshot};
 /// A line of chat from a transport.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Incoming {
-    /// The realm: the IRC network, the Discord guild, or `local` for console and scripts.
+    /// Where it was said (the place): the IRC network, the Discord guild, or `local` for console
+    /// and scripts. Its realm is the configuration's `[realms.NAME]` listing it, else itself.
     pub realm: String,
     /// The channel (or the user's name for a private message).
     pub channel: String,
@@ -167,17 +168,21 @@ impl Hub {
             }
         }
         let realm_id = self.app.realm(realm).await?;
+        let book = self.app.book_channel(realm, channel);
+        self.app.store.locate(realm_id, &book, realm);
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = sessions.get(&key).filter(|tx| !tx.is_closed()) {
             return Ok(tx.clone());
         }
         let (tx, rx) = mpsc::channel(MAILBOX);
         let session =
-            Session::new(self.app.clone(), realm_id, channel).with_narration(self.narration);
-        let timers = self
-            .outbox
-            .clone()
-            .map(|out| (self.clock.clone(), out, realm.to_string()));
+            Session::new(self.app.clone(), realm_id, &book).with_narration(self.narration);
+        let timers = self.outbox.clone().map(|out| Timers {
+            clock: self.clock.clone(),
+            out,
+            place: realm.to_string(),
+            channel: channel.to_string(),
+        });
         let spoke = self.app.clone();
         tokio::spawn(actor(session, rx, self.clock.clone(), timers, spoke));
         sessions.insert(key, tx.clone());
@@ -197,8 +202,9 @@ impl Hub {
 
     /// Handles one line of chat: the replies for its channel and those for its speaker alone.
     pub async fn answer(&self, incoming: &Incoming, rights: Rights) -> Answer {
+        let book = self.app.book_channel(&incoming.realm, &incoming.channel);
         let game = match self.app.realm(&incoming.realm).await {
-            Ok(realm) => self.app.game_of(realm, &incoming.channel).await,
+            Ok(realm) => self.app.game_of(realm, &book).await,
             Err(e) => Err(e),
         };
         let game = match game {
@@ -241,10 +247,10 @@ impl Hub {
         let answer = self
             .ask(&incoming.realm, &incoming.channel, msg, answer)
             .await;
-        self.app.spoke(&incoming.realm, &incoming.channel);
+        self.app.spoke(&incoming.realm, &book);
         if scheduled {
             match self
-                .load_tournaments(&incoming.realm, Some(&incoming.channel), true)
+                .load_tournaments(&incoming.realm, Some(&book), true)
                 .await
             {
                 Ok(notices) => notices.into_iter().for_each(|n| self.notify(n)),
@@ -262,8 +268,13 @@ impl Hub {
         let realm_id = self.app.realm(realm).await?;
         let mut channels = Vec::new();
         if let Some(k) = self.app.store.knight_of(realm_id, user).await? {
-            channels.extend(self.app.fighting_in(k.id));
-            channels.extend(self.app.enlisted_in(k.id));
+            // Held elsewhere in the realm (another network's channel) is not this place's.
+            let here = |book: String| {
+                let channel = self.app.transport_channel(realm, &book).to_string();
+                (self.app.book_channel(realm, &channel) == book).then_some(channel)
+            };
+            channels.extend(self.app.fighting_in(k.id).and_then(here));
+            channels.extend(self.app.enlisted_in(k.id).and_then(here));
         }
         let keys: Vec<Key> = self
             .sessions
@@ -297,14 +308,18 @@ impl Hub {
         announce: bool,
     ) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
+        // Only the tournaments held in this place: another place's are its own process's.
+        let places = self.app.store.tournament_places(realm_id).await?;
         let mut channels: Vec<String> = self
             .app
             .store
             .active_tournaments(realm_id)
             .await?
             .into_iter()
+            .filter(|t| places.get(&t.id).is_none_or(|p| p == realm))
             .map(|t| t.channel)
             .filter(|c| Some(c.as_str()) != skip)
+            .map(|c| self.app.transport_channel(realm, &c).to_string())
             .collect();
         channels.sort();
         channels.dedup();
@@ -363,19 +378,32 @@ impl Hub {
         answer.await.unwrap_or_default()
     }
 
-    /// Restores every unfinished fight of `realm` from the books, each in its channel, then the
-    /// tournaments scheduled or under way, each in the channel holding it.
+    /// Restores every unfinished fight of `realm` (a place: the realm's fights held in its other
+    /// places are their processes') from the books, each in its channel, then the tournaments
+    /// scheduled or under way, each in the channel holding it.
     pub async fn restore(&self, realm: &str) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
         let mut out = Vec::new();
+        let places = self.app.store.open_fight_places(realm_id).await?;
+        let here = |id: crate::store::Id| places.get(&id).is_none_or(|p| p == realm);
         // PsiKnight's fights, from before the games had their own, then every other game's.
         let mut open: Vec<(String, String, Open)> = Vec::new();
         for fight in self.app.store.open_fights(realm_id).await? {
-            let channel = fight.channel.clone();
+            if !here(fight.id) {
+                continue;
+            }
+            let channel = self
+                .app
+                .transport_channel(realm, &fight.channel)
+                .to_string();
             open.push((crate::games::PSIKNIGHT.id.into(), channel, Box::new(fight)));
         }
         for bout in self.app.store.open_bouts(realm_id).await? {
-            open.push((bout.game.clone(), bout.channel.clone(), Box::new(bout)));
+            if !here(bout.id) {
+                continue;
+            }
+            let channel = self.app.transport_channel(realm, &bout.channel).to_string();
+            open.push((bout.game.clone(), channel, Box::new(bout)));
         }
         for (game, channel, open) in open {
             let (reply, answer) = oneshot::channel();
@@ -431,7 +459,8 @@ impl Hub {
                     text,
                 });
             }
-            self.app.spoke(&key.0, &key.1);
+            self.app
+                .spoke(&key.0, &self.app.book_channel(&key.0, &key.1));
         }
         if to > self.clock.now() {
             self.clock.set(to);
@@ -440,16 +469,25 @@ impl Hub {
     }
 }
 
+/// Where a live session's timeouts speak: the transport's place and channel (the session
+/// holds the channel's name in the books).
+struct Timers {
+    clock: Arc<Clock>,
+    out: mpsc::UnboundedSender<Outgoing>,
+    place: String,
+    channel: String,
+}
+
 async fn actor(
     mut session: Session,
     mut rx: mpsc::Receiver<Box<Msg>>,
     clock: Arc<Clock>,
-    timers: Option<(Arc<Clock>, mpsc::UnboundedSender<Outgoing>, String)>,
+    timers: Option<Timers>,
     spoke: Arc<App>,
 ) {
     loop {
         let wake = match (&timers, session.next_deadline()) {
-            (Some((clock, _, _)), Some(d)) => clock.instant_at(d),
+            (Some(t), Some(d)) => t.clock.instant_at(d),
             _ => None,
         };
         let sleep = async {
@@ -500,11 +538,11 @@ async fn actor(
                 }
             }
             () = sleep => {
-                if let Some((clock, out, realm)) = &timers {
-                    for text in Box::pin(session.on_deadline(clock.now())).await {
-                        let _ = out.send(Outgoing { realm: realm.clone(), channel: session.channel().to_string(), text });
+                if let Some(t) = &timers {
+                    for text in Box::pin(session.on_deadline(t.clock.now())).await {
+                        let _ = t.out.send(Outgoing { realm: t.place.clone(), channel: t.channel.clone(), text });
                     }
-                    spoke.spoke(realm, session.channel());
+                    spoke.spoke(&t.place, session.channel());
                 }
             }
         }

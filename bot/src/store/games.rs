@@ -390,7 +390,8 @@ impl Store {
         let id: Id = db::query_scalar(
             "INSERT INTO fights (realm_id, channel, game, kind, challenger_character, \
              challenged_character, challenger_user, challenged_user, setup, seed, seed_hash, \
-             recorded, started_at) VALUES (?, ?, ?, 'bout', ?, ?, ?, ?, ?, ?, ?, 1, ?) RETURNING id",
+             recorded, started_at, place) VALUES (?, ?, ?, 'bout', ?, ?, ?, ?, ?, ?, ?, 1, ?, \
+             COALESCE(?, (SELECT name FROM realms WHERE id = ?))) RETURNING id",
         )
         .bind(f.realm)
         .bind(f.channel)
@@ -403,6 +404,8 @@ impl Store {
         .bind(hex::encode(f.seed))
         .bind(crate::fairness::seed_hash(&f.seed))
         .bind(f.at.to_rfc3339())
+        .bind(self.place_of(f.realm, f.channel))
+        .bind(f.realm)
         .fetch_one(&mut *tx)
         .await?;
         for m in f.members {

@@ -22,6 +22,7 @@ pub mod db;
 pub mod games;
 pub mod history;
 pub mod narration;
+pub mod places;
 pub mod tournaments;
 pub mod web;
 
@@ -185,6 +186,8 @@ pub struct NewFight<'a> {
 pub struct Store {
     pool: Db,
     writes: tokio::sync::mpsc::Sender<Write>,
+    /// Where the channels opened here live.
+    places: places::Places,
 }
 
 /// A fight step waiting for the book writer.
@@ -883,7 +886,11 @@ impl Store {
             _ => None,
         };
         tokio::spawn(book_writer(pool.clone(), rx, kept, checkpoints));
-        Store { pool, writes }
+        Store {
+            pool,
+            writes,
+            places: places::Places::default(),
+        }
     }
 
     /// Either backend's pool, for queries written once for both.
@@ -1193,8 +1200,9 @@ impl Store {
         let seed_hash = crate::fairness::seed_hash(&f.seed);
         let id: Id = db::query_scalar(
             "INSERT INTO fights (realm_id, channel, kind, challenger_id, challenged_id, challenger_user, \
-             challenged_user, setup, seed, seed_hash, recorded, started_at, tournament_id) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
+             challenged_user, setup, seed, seed_hash, recorded, started_at, tournament_id, place) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, \
+             COALESCE(?, (SELECT name FROM realms WHERE id = ?))) RETURNING id",
         )
         .bind(f.realm)
         .bind(f.channel)
@@ -1208,6 +1216,8 @@ impl Store {
         .bind(seed_hash)
         .bind(f.at.to_rfc3339())
         .bind(f.tournament)
+        .bind(self.place_of(f.realm, f.channel))
+        .bind(f.realm)
         .fetch_one(&mut *tx)
         .await?;
         let mut recorded = false;

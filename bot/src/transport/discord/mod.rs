@@ -437,9 +437,10 @@ impl Herald {
                     .collect()
             })
             .unwrap_or_default();
-        let permissions = &self.hub.app().config.permissions;
+        let config = &self.hub.app().config;
+        let permissions = config.permissions_of(config.realm_of(&guild.to_string()));
         Rights {
-            moderator: is_moderator(permissions, "", &names),
+            moderator: is_moderator(&permissions, "", &names),
         }
     }
 
