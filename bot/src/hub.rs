@@ -203,21 +203,15 @@ impl Hub {
     /// Handles one line of chat: the replies for its channel and those for its speaker alone.
     pub async fn answer(&self, incoming: &Incoming, rights: Rights) -> Answer {
         let book = self.app.book_channel(&incoming.realm, &incoming.channel);
-        let game = match self.app.realm(&incoming.realm).await {
-            Ok(realm) => self.app.game_of(realm, &book).await,
+        let found = match self.app.realm(&incoming.realm).await {
+            Ok(realm) => self.app.game_of(realm, &book).await.map(|g| (realm, g)),
             Err(e) => Err(e),
         };
-        let game = match game {
-            Ok(g) => g,
+        let (realm_id, game) = match found {
+            Ok(found) => found,
             Err(e) => {
                 tracing::error!("cannot tell the game of {}: {e:#}", incoming.channel);
-                return Answer {
-                    lines: vec![
-                        "Herald could not read the books just now; nothing was changed. Please try again."
-                            .into(),
-                    ],
-                    private: Vec::new(),
-                };
+                return unread();
             }
         };
         let parsed = game.parse(&incoming.text, &self.prefixes);
@@ -234,12 +228,47 @@ impl Hub {
             }
             Some(Ok(c)) => c,
         };
+        // Linking is the speaker's own account's, whatever game the channel plays.
+        let linking = match &command {
+            Command::Link { code } => Some(
+                crate::link::link(
+                    &self.app,
+                    realm_id,
+                    &incoming.user,
+                    code.as_deref(),
+                    self.clock.now(),
+                )
+                .await,
+            ),
+            Command::Unlink => Some(crate::link::unlink(&self.app, realm_id, &incoming.user).await),
+            _ => None,
+        };
+        if let Some(private) = linking {
+            return match private {
+                Ok(private) => Answer {
+                    lines: Vec::new(),
+                    private,
+                },
+                Err(e) => {
+                    tracing::error!("cannot link {}: {e:#}", incoming.user);
+                    unwritten()
+                }
+            };
+        }
+        // A linked account plays as the account it is linked to, everywhere.
+        let user = match self.app.store.account_of(realm_id, &incoming.user).await {
+            Ok(user) => user,
+            Err(e) => {
+                tracing::error!("cannot read the links of {}: {e:#}", incoming.user);
+                return unread();
+            }
+        };
         // A schedule may name another channel to hold the tournament: that channel's session
         // learns of it at once, for its reminders and its start.
         let scheduled = matches!(command, Command::TournamentSchedule(_));
         let (reply, answer) = oneshot::channel();
         let msg = Msg::Command {
-            user: incoming.user.clone(),
+            user,
             rights,
             command,
             reply,
@@ -266,6 +295,8 @@ impl Hub {
     /// (the places a private `/psi` may be meant for), sorted.
     pub async fn engaged(&self, realm: &str, user: &str) -> Result<Vec<String>> {
         let realm_id = self.app.realm(realm).await?;
+        let account = self.app.store.account_of(realm_id, user).await?;
+        let user = account.as_str();
         let mut channels = Vec::new();
         if let Some(k) = self.app.store.knight_of(realm_id, user).await? {
             // Held elsewhere in the realm (another network's channel) is not this place's.
@@ -546,6 +577,28 @@ async fn actor(
                 }
             }
         }
+    }
+}
+
+/// The answer when the books cannot be read.
+fn unread() -> Answer {
+    Answer {
+        lines: vec![
+            "Herald could not read the books just now; nothing was changed. Please try again."
+                .into(),
+        ],
+        private: Vec::new(),
+    }
+}
+
+/// The answer when the books cannot be written.
+fn unwritten() -> Answer {
+    Answer {
+        lines: vec![
+            "Herald could not write the books just now; nothing was changed. Please try again."
+                .into(),
+        ],
+        private: Vec::new(),
     }
 }
 

@@ -168,3 +168,164 @@ async fn a_realm_names_its_own_moderators_and_other_places_keep_the_permissions_
     assert_ne!(hub.app().realm("efnet").await.unwrap(), a);
     assert_eq!(hub.app().realm_name(a).as_deref(), Some("albion"));
 }
+
+const GUILD: &str = "123456789012345678";
+
+/// One process serving an IRC network and a Discord guild of one realm: two hubs, one state.
+async fn two_transports(backend: &Backend) -> (Hub, Hub) {
+    let config: Config = toml::from_str(&format!(
+        "[realms.albion]\nirc_networks = [\"libera\"]\ndiscord_guilds = [{GUILD}]\n"
+    ))
+    .expect("the test configuration parses");
+    config.check().expect("the test configuration is valid");
+    let app = Arc::new(App::new(backend.store().await, config, Some(7)).unwrap());
+    let clock = Arc::new(Clock::manual(at()));
+    (
+        Hub::manual(app.clone(), clock.clone(), vec!['!']),
+        Hub::manual(app, clock, vec!['/', '!']),
+    )
+}
+
+fn code_in(a: &Answer) -> String {
+    assert!(
+        a.lines.is_empty(),
+        "a code is said to its asker alone: {a:?}"
+    );
+    let line = a.private.join(" ");
+    let code = line
+        .split("link code is ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("no code in {a:?}"));
+    code.to_string()
+}
+
+fn private(a: &Answer) -> String {
+    assert!(a.lines.is_empty(), "said to the speaker alone: {a:?}");
+    a.private.join(" ")
+}
+
+#[tokio::test]
+async fn a_knight_made_on_irc_fights_on_discord_after_link_and_unlink_undoes_it() {
+    for backend in backends().await {
+        let which = backend.name();
+        let (irc, discord) = two_transports(&backend).await;
+        let create = |name: &str, top: &str| {
+            format!("/knight create {name} --top {top} --psi cpk:40 --monarch llewellyn")
+        };
+        let made = say(
+            &irc,
+            "libera",
+            "#lists",
+            "ash",
+            &create("Ash", "lance,shield,ride").replacen('/', "!", 1),
+        )
+        .await;
+        assert!(made.lines.join(" ").contains("Ash"), "{which}: {made:?}");
+        say(
+            &discord,
+            GUILD,
+            "<#1>",
+            "222",
+            &create("Brim", "observe,dodge,sword"),
+        )
+        .await;
+        say(
+            &discord,
+            GUILD,
+            "<#1>",
+            "333",
+            &create("Cai", "observe,dodge,sword"),
+        )
+        .await;
+
+        let code = code_in(&say(&irc, "libera", "#lists", "ash", "!link").await);
+        let linked = private(&say(&discord, GUILD, "<#1>", "111", &format!("/link {code}")).await);
+        assert!(
+            linked.contains("now plays as ash (the knight Ash)"),
+            "{which}: {linked}"
+        );
+        // Ash is 111's on Discord: its sheet, a challenge and a fight.
+        let mine = say(&discord, GUILD, "<#1>", "111", "/knight").await;
+        assert!(mine.lines.join(" ").contains("Ash"), "{which}: {mine:?}");
+        say(&discord, GUILD, "<#1>", "222", "/joust Ash").await;
+        let accepted = say(&discord, GUILD, "<#1>", "111", "/accept").await;
+        assert!(
+            accepted.lines.join(" ").contains("Ash"),
+            "{which}: {accepted:?}"
+        );
+        let row = db::query("SELECT channel, place, challenged_user FROM fights")
+            .fetch_one(irc.app().store.db())
+            .await
+            .unwrap();
+        assert_eq!(
+            (
+                row.try_get::<String, _>("channel").unwrap(),
+                row.try_get::<String, _>("place").unwrap(),
+                row.try_get::<String, _>("challenged_user").unwrap()
+            ),
+            ("<#1>".into(), GUILD.into(), "ash".into()),
+            "{which}"
+        );
+
+        // A code is spent once; an account linked already is told to /unlink; its own code is
+        // the asker's to give, not to type.
+        let reused = private(&say(&discord, GUILD, "<#2>", "444", &format!("/link {code}")).await);
+        assert!(reused.contains("was used already"), "{which}: {reused}");
+        let cai = code_in(&say(&discord, GUILD, "<#2>", "333", "/link").await);
+        let again = private(&say(&irc, "libera", "#lists", "111", &format!("!link {cai}")).await);
+        assert!(again.contains("/link"), "{which}: {again}");
+        let twice = private(&say(&discord, GUILD, "<#2>", "111", &format!("/link {cai}")).await);
+        assert!(
+            twice.contains("linked to ash already") && twice.contains("/unlink first"),
+            "{which}: {twice}"
+        );
+        let asks = private(&say(&discord, GUILD, "<#2>", "111", "/link").await);
+        assert!(asks.contains("/unlink first"), "{which}: {asks}");
+        let own = private(&say(&discord, GUILD, "<#2>", "333", &format!("/link {cai}")).await);
+        assert!(own.contains("own code"), "{which}: {own}");
+        let unknown = private(&say(&discord, GUILD, "<#2>", "555", "/link ZZZZZZ").await);
+        assert!(
+            unknown.contains("No link code ZZZZZZ"),
+            "{which}: {unknown}"
+        );
+
+        // /unlink from the Discord side: 111 plays as itself again, and Ash stays ash's.
+        let undone = private(&say(&discord, GUILD, "<#2>", "111", "/unlink").await);
+        assert!(
+            undone.contains("Unlinked from ash") && undone.contains("stay with the account"),
+            "{which}: {undone}"
+        );
+        let none = say(&discord, GUILD, "<#2>", "111", "/knight").await;
+        assert!(!none.lines.join(" ").contains("Ash"), "{which}: {none:?}");
+        let still = say(&irc, "libera", "#lists", "ash", "!knight").await;
+        assert!(still.lines.join(" ").contains("Ash"), "{which}: {still:?}");
+        let nothing = private(&say(&discord, GUILD, "<#2>", "111", "/unlink").await);
+        assert!(nothing.contains("linked to no other"), "{which}: {nothing}");
+    }
+}
+
+#[tokio::test]
+async fn a_link_code_expires_after_ten_minutes_and_unlink_works_from_the_first_account() {
+    let backend = Backend::Sqlite(Books::new());
+    let (irc, discord) = two_transports(&backend).await;
+    let late = code_in(&say(&irc, "libera", "#lists", "ash", "!link").await);
+    irc.clock().set(at() + chrono::Duration::minutes(10));
+    let expired = private(&say(&discord, GUILD, "<#1>", "111", &format!("/link {late}")).await);
+    assert!(expired.contains("has expired"), "{expired}");
+    let code = code_in(&say(&irc, "libera", "#lists", "ash", "!link").await);
+    irc.clock()
+        .set(at() + chrono::Duration::minutes(19) + chrono::Duration::seconds(59));
+    let linked = private(&say(&discord, GUILD, "<#1>", "111", &format!("/link {code}")).await);
+    assert!(linked.contains("now plays as ash"), "{linked}");
+    let undone = private(&say(&irc, "libera", "#lists", "ash", "!unlink").await);
+    assert!(undone.contains("Unlinked from 111"), "{undone}");
+    assert_eq!(
+        irc.app()
+            .store
+            .account_of(irc.app().realm("libera").await.unwrap(), "111")
+            .await
+            .unwrap(),
+        "111"
+    );
+}

@@ -470,6 +470,8 @@ pub const COMMON: &[&str] = &[
     "challenge",
     "npc",
     "as",
+    "link",
+    "unlink",
 ];
 
 /// Every game Herald referees.

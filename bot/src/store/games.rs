@@ -293,7 +293,8 @@ impl Store {
     ) -> Result<Option<Character>> {
         let sql = format!(
             "SELECT {CHARACTER_COLUMNS} FROM characters c JOIN users u ON u.id = c.owner_id \
-             WHERE c.realm_id = ? AND c.game = ? AND u.name = ? AND c.retired = 0"
+             WHERE c.realm_id = ?1 AND c.game = ?2 AND u.name = COALESCE((SELECT l.account \
+             FROM account_links l WHERE l.realm_id = ?1 AND l.member = ?3), ?3) AND c.retired = 0"
         );
         let row = db::query(&sql)
             .bind(realm)

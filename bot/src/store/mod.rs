@@ -21,6 +21,7 @@ pub mod books;
 pub mod db;
 pub mod games;
 pub mod history;
+pub mod links;
 pub mod narration;
 pub mod places;
 pub mod tournaments;
@@ -1047,11 +1048,12 @@ impl Store {
         })
     }
 
-    /// The active knight of a player, if any.
+    /// The active knight of a player (of the account `owner` is linked to, if linked), if any.
     pub async fn knight_of(&self, realm: Id, owner: &str) -> Result<Option<KnightRecord>> {
         let sql = format!(
             "SELECT {} FROM knights k JOIN users u ON u.id = k.owner_id \
-             WHERE u.realm_id = ? AND u.name = ? AND k.retired = 0",
+             WHERE u.realm_id = ?1 AND u.name = COALESCE((SELECT l.account FROM account_links l \
+             WHERE l.realm_id = ?1 AND l.member = ?2), ?2) AND k.retired = 0",
             Self::KNIGHT_COLUMNS
         );
         let row = db::query(&sql)
