@@ -324,6 +324,77 @@ pub struct DiscordConfig {
     /// Also read chat messages with a prefix (`!roll 100`); needs the privileged Message
     /// Content intent, so it is off by default.
     pub prefix_commands: bool,
+    /// The shards this process runs, `"0-3"` or `"2"`; empty runs them all (as many as Discord
+    /// advises, or `shard_total`). A guild's channels live in the process owning its shard,
+    /// `(guild_id >> 22) % shard_total`; private messages come on shard 0.
+    pub shards: String,
+    /// How many shards the bot runs across every process; needed with `shards`.
+    pub shard_total: u32,
+}
+
+/// The shards a process runs: `range` of `total`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// This process's shards.
+    pub range: std::ops::Range<u32>,
+    /// Every process's shards together.
+    pub total: u32,
+}
+
+impl Shards {
+    /// Whether this process owns the guild's shard, where its channels live.
+    pub fn owns_guild(&self, guild: u64) -> bool {
+        let shard = (guild >> 22) % u64::from(self.total);
+        self.range.contains(&(shard as u32))
+    }
+
+    /// Whether this process owns shard 0: it answers private messages and registers the slash
+    /// commands.
+    pub fn owns_first(&self) -> bool {
+        self.range.contains(&0)
+    }
+}
+
+impl DiscordConfig {
+    /// The shards this process runs; `None` for all (Discord's advice, or `shard_total` of
+    /// them when set). A bad value is refused naming the key.
+    pub fn shards(&self) -> Result<Option<Shards>> {
+        let text = self.shards.trim();
+        if text.is_empty() {
+            return Ok((self.shard_total > 0).then(|| Shards {
+                range: 0..self.shard_total,
+                total: self.shard_total,
+            }));
+        }
+        let number = |n: &str| {
+            n.trim().parse::<u32>().map_err(|_| {
+                anyhow::anyhow!(
+                    "[discord] shards = \"{text}\" is not a shard or a range of shards, such as \"0-3\" or \"2\""
+                )
+            })
+        };
+        let (first, last) = match text.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(text)?, number(text)?),
+        };
+        if first > last {
+            bail!("[discord] shards = \"{text}\" runs backwards: write the lower shard first, such as \"{last}-{first}\"");
+        }
+        if self.shard_total == 0 {
+            bail!("[discord] shards needs shard_total, the number of shards across every process");
+        }
+        if last >= self.shard_total {
+            bail!(
+                "[discord] shards = \"{text}\" names shard {last}, beyond shard_total = {} (shards are numbered from 0 to {})",
+                self.shard_total,
+                self.shard_total - 1
+            );
+        }
+        Ok(Some(Shards {
+            range: first..last + 1,
+            total: self.shard_total,
+        }))
+    }
 }
 
 impl Default for DiscordConfig {
@@ -333,6 +404,8 @@ impl Default for DiscordConfig {
             guild_ids: Vec::new(),
             proxy: String::new(),
             prefix_commands: false,
+            shards: String::new(),
+            shard_total: 0,
         }
     }
 }
@@ -393,6 +466,9 @@ impl Config {
             irc.check()?;
         }
         self.check_realms()?;
+        if let Some(discord) = &self.discord {
+            discord.shards()?;
+        }
         self.games.check()?;
         crate::games::check(self)?;
         if self.web.bind.parse::<std::net::SocketAddr>().is_err() {
@@ -650,5 +726,118 @@ mod tests {
     #[test]
     fn an_unknown_key_is_refused() {
         assert!(toml::from_str::<Config>("[realm]\ntimezon = \"UTC\"").is_err());
+    }
+
+    #[test]
+    fn discord_shards_are_a_range_of_shard_total_and_bad_ones_name_the_key() {
+        let discord = |shards: &str, total: u32| DiscordConfig {
+            shards: shards.into(),
+            shard_total: total,
+            ..DiscordConfig::default()
+        };
+        assert_eq!(discord("", 0).shards().unwrap(), None);
+        assert_eq!(
+            discord("", 4).shards().unwrap(),
+            Some(Shards {
+                range: 0..4,
+                total: 4
+            })
+        );
+        let some = discord("0-3", 8).shards().unwrap().unwrap();
+        assert_eq!(
+            some,
+            Shards {
+                range: 0..4,
+                total: 8
+            }
+        );
+        assert_eq!(
+            discord(" 5 ", 8).shards().unwrap(),
+            Some(Shards {
+                range: 5..6,
+                total: 8
+            })
+        );
+        for (shards, total, says) in [
+            ("3-1", 8, "runs backwards"),
+            ("0-8", 8, "beyond shard_total = 8"),
+            ("9", 8, "names shard 9"),
+            ("0-3", 0, "needs shard_total"),
+            ("a-b", 8, "is not a shard"),
+            ("1-", 8, "is not a shard"),
+        ] {
+            let err = discord(shards, total).shards().unwrap_err().to_string();
+            assert!(err.starts_with("[discord] shards"), "{shards}: {err}");
+            assert!(err.contains(says), "{shards}: {err}");
+        }
+        // Start-up refuses them too, through the configuration's check.
+        let config: Config =
+            toml::from_str("[discord]\nshards = \"3-1\"\nshard_total = 8\n").unwrap();
+        assert!(config
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("[discord] shards"));
+        // A guild's shard is (id >> 22) % total: 0-3 of 8 own shards 0 to 3, and shard 0's
+        // private messages.
+        let guild_on = |shard: u64| (shard << 22) + 12_345;
+        assert!(some.owns_guild(guild_on(0)) && some.owns_guild(guild_on(3)));
+        assert!(!some.owns_guild(guild_on(4)) && !some.owns_guild(guild_on(7)));
+        assert!(some.owns_guild(guild_on(11)), "shard 11 % 8 = 3");
+        assert!(some.owns_first());
+        assert!(!discord("4-7", 8).shards().unwrap().unwrap().owns_first());
+    }
+
+    #[test]
+    fn realms_join_places_and_name_their_own_moderators() {
+        let config: Config = toml::from_str(
+            r#"
+            [permissions]
+            moderators = ["boss"]
+            [realms.albion]
+            irc_networks = ["Libera"]
+            discord_guilds = [42]
+            admins = ["queen"]
+            [irc.networks.libera]
+            server = "irc.libera.chat"
+            [irc.networks.oftc]
+            server = "irc.oftc.net"
+            network = "OFTC"
+            "#,
+        )
+        .unwrap();
+        config.check().unwrap();
+        assert_eq!(config.realm_of("libera"), "albion");
+        assert_eq!(config.realm_of("42"), "albion");
+        assert_eq!(config.realm_of("43"), "43");
+        assert_eq!(config.realm_of("OFTC"), "OFTC");
+        assert!(config.permissions_of("albion").is_admin("queen"));
+        assert!(!config.permissions_of("albion").is_moderator("boss"));
+        assert!(config.permissions_of("OFTC").is_moderator("boss"));
+        let nets: Vec<(String, String)> = config
+            .irc_connections()
+            .into_iter()
+            .map(|c| (c.server, c.network))
+            .collect();
+        assert_eq!(
+            nets,
+            [
+                ("irc.libera.chat".to_string(), "libera".to_string()),
+                ("irc.oftc.net".to_string(), "OFTC".to_string())
+            ]
+        );
+        // The old single `[irc]` is still one connection.
+        let one: Config = toml::from_str("[irc]\nserver = \"a.example\"\n").unwrap();
+        assert_eq!(one.irc_connections().len(), 1);
+        // A place is in one realm.
+        let twice: Config = toml::from_str(
+            "[realms.a]\nirc_networks = [\"x\"]\n[realms.b]\nirc_networks = [\"X\"]\n",
+        )
+        .unwrap();
+        let err = twice.check().unwrap_err().to_string();
+        assert!(
+            err.contains("[realms.b] names x") && err.contains("[realms.a]"),
+            "{err}"
+        );
     }
 }

@@ -62,6 +62,7 @@ impl Herald {
             guild_ids: vec![GUILD],
             proxy: fake.rest_url.clone(),
             prefix_commands: settings.prefix_commands,
+            ..Default::default()
         };
         let transport = tokio::spawn(async move {
             let token = Token::new("test-token");

@@ -223,8 +223,10 @@ pub async fn serve(
         // A proxy (or a local fake) keeps the rate limits itself.
         http = http.proxy(proxy).ratelimiter_disabled(true);
     }
+    let shards = config.shards()?;
     let herald = Arc::new(Herald {
         hub,
+        shards: shards.clone(),
         guild_ids: config
             .guild_ids
             .iter()
@@ -243,10 +245,12 @@ pub async fn serve(
         .await
         .context("cannot set up the Discord client")?;
     tokio::spawn(forward(herald, client.http.clone(), outgoing));
-    client
-        .start_autosharded()
-        .await
-        .context("the Discord connection ended")
+    // This process's shards only: a guild's channels live where its shard runs.
+    match shards {
+        None => client.start_autosharded().await,
+        Some(s) => client.start_shard_range(s.range, s.total).await,
+    }
+    .context("the Discord connection ended")
 }
 
 /// Where a message with controls stands, to grey them out later.
@@ -301,6 +305,8 @@ enum Target<'a> {
 /// The transport's state, shared by every shard's handler and the timeout forwarder.
 struct Herald {
     hub: Arc<Hub>,
+    /// The shards this process runs (`[discord] shards`); `None` for all.
+    shards: Option<crate::config::Shards>,
     guild_ids: Vec<GuildId>,
     prefix_commands: bool,
     registered: AtomicBool,
@@ -321,7 +327,9 @@ impl EventHandler for Herald {
             ready.user.name,
             ready.shard
         );
-        if !self.registered.swap(true, Ordering::SeqCst) {
+        // The process owning shard 0 registers the commands for every process.
+        let first = self.shards.as_ref().is_none_or(|s| s.owns_first());
+        if first && !self.registered.swap(true, Ordering::SeqCst) {
             if let Err(e) = self.register(&ctx.http).await {
                 tracing::error!("cannot register the slash commands: {e:#}");
                 self.registered.store(false, Ordering::SeqCst);
@@ -402,6 +410,14 @@ impl Herald {
     }
 
     async fn restore(&self, http: &Http, guild: GuildId) {
+        // Another process's shard: its fights are that process's to restore.
+        if self
+            .shards
+            .as_ref()
+            .is_some_and(|s| !s.owns_guild(guild.get()))
+        {
+            return;
+        }
         let outgoing = match self.hub.restore(&guild.to_string()).await {
             Ok(o) => o,
             Err(e) => {
