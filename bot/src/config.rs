@@ -361,7 +361,7 @@ impl DiscordConfig {
     pub fn shards(&self) -> Result<Option<Shards>> {
         let text = self.shards.trim();
         if text.is_empty() {
-            return Ok((self.shard_total > 0).then(|| Shards {
+            return Ok((self.shard_total > 0).then_some(Shards {
                 range: 0..self.shard_total,
                 total: self.shard_total,
             }));
