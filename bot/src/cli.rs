@@ -272,15 +272,12 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
                     file.display()
                 ),
             };
-            if db.to_str().is_some_and(crate::store::is_postgres_url) {
-                return Err(refused(
-                    "import builds a new SQLite file; import there, then `herald migrate-db` it to PostgreSQL"
-                        .to_string(),
-                )
-                .into());
-            }
             let text = text.map_err(|e| refused(format!("{e:#}")))?;
-            match crate::import::import(&text, &db).await? {
+            let imported = match db.to_str().filter(|u| crate::store::is_postgres_url(u)) {
+                Some(url) => crate::import::import_postgres(&text, url).await?,
+                None => crate::import::import(&text, &db).await?,
+            };
+            match imported {
                 Ok(imported) => {
                     println!("{}", imported.summary(&db));
                     Ok(())

@@ -771,8 +771,8 @@ pub fn is_postgres_url(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
-/// A database URL with its password hidden, for messages.
-fn redacted(url: &str) -> String {
+/// A database URL with its password hidden, for messages (a file's path as it is).
+pub fn redacted(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let user = &url[scheme + 3..at];
