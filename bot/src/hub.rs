@@ -265,6 +265,14 @@ impl Hub {
         };
         // A schedule may name another channel to hold the tournament: that channel's session
         // learns of it at once, for its reminders and its start.
+        let mut command = command;
+        if let Command::TournamentSchedule(schedule) = &mut command {
+            // A channel named on a joined network is that network's, as the books name it.
+            if let Some(channel) = &mut schedule.channel {
+                *channel = self.app.book_channel(&incoming.realm, channel);
+                self.app.store.locate(realm_id, channel, &incoming.realm);
+            }
+        }
         let scheduled = matches!(command, Command::TournamentSchedule(_));
         let (reply, answer) = oneshot::channel();
         let msg = Msg::Command {

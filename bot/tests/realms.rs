@@ -329,3 +329,73 @@ async fn a_link_code_expires_after_ten_minutes_and_unlink_works_from_the_first_a
         "111"
     );
 }
+
+// A tournament scheduled on one network for another of its channels is that network's: its
+// process alone loads it and holds it. The realm's practice rule is one across networks.
+#[tokio::test]
+async fn a_tournament_is_held_by_its_own_networks_process_and_practice_is_the_realms() {
+    for backend in backends().await {
+        let which = backend.name();
+        let (libera, oftc) = (process(&backend).await, process(&backend).await);
+        for (hub, place, nick, name, top) in [
+            (&libera, "libera", "ash", "Ash", "lance,shield,ride"),
+            (&oftc, "oftc", "brim", "Brim", "observe,dodge,sword"),
+        ] {
+            let line =
+                format!("/knight create {name} --top {top} --psi cpk:40 --monarch llewellyn");
+            say(hub, place, "#lists", nick, &line).await;
+        }
+        let a = say(
+            &libera,
+            "libera",
+            "#lists",
+            "warden",
+            "/tournament schedule \"Yule Lists\" in 1h --channel #hall",
+        )
+        .await;
+        assert!(a.lines.join(" ").contains("Yule Lists"), "{which}: {a:?}");
+        let row = db::query("SELECT channel, place FROM tournaments")
+            .fetch_one(libera.app().store.db())
+            .await
+            .unwrap();
+        assert_eq!(
+            (
+                row.try_get::<String, _>("channel").unwrap(),
+                row.try_get::<String, _>("place").unwrap()
+            ),
+            ("#hall@libera".to_string(), "libera".to_string()),
+            "{which}"
+        );
+        // The same pair's practice, once on each network the same day: recorded once.
+        say(&libera, "libera", "#lists", "ash", "/joust brim").await;
+        say(&libera, "libera", "#lists", "brim", "/accept").await;
+        say(&oftc, "oftc", "#duels", "brim", "/joust ash").await;
+        say(&oftc, "oftc", "#duels", "ash", "/accept").await;
+        let recorded: Vec<(String, i64)> =
+            db::query("SELECT place, recorded FROM fights ORDER BY id")
+                .fetch_all(oftc.app().store.db())
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| (r.try_get("place").unwrap(), r.try_get("recorded").unwrap()))
+                .collect();
+        assert_eq!(
+            recorded,
+            [("libera".to_string(), 1), ("oftc".to_string(), 0)],
+            "{which}"
+        );
+        drop((libera, oftc));
+
+        let (libera, oftc) = (process(&backend).await, process(&backend).await);
+        libera.restore("libera").await.unwrap();
+        oftc.restore("oftc").await.unwrap();
+        let later = at() + chrono::Duration::hours(2);
+        let here = text(&libera.advance(later).await);
+        let there = text(&oftc.advance(later).await);
+        assert!(
+            here.contains("libera #hall ") && here.contains("Yule Lists"),
+            "{which}: libera:\n{here}"
+        );
+        assert!(!there.contains("Yule Lists"), "{which}: oftc:\n{there}");
+    }
+}
