@@ -397,6 +397,20 @@ impl EventHandler for Herald {
 }
 
 impl Herald {
+    /// The account `user` plays as in `guild`'s realm: the one it is linked to, else itself
+    /// (also when the books cannot be read: the hub then answers the line itself).
+    async fn playing_as(&self, guild: GuildId, user: &str) -> String {
+        let app = self.hub.app();
+        let account = match app.realm(&guild.to_string()).await {
+            Ok(realm) => app.store.account_of(realm, user).await,
+            Err(e) => Err(e),
+        };
+        account.unwrap_or_else(|e| {
+            tracing::error!("cannot read the links of {user}: {e:#}");
+            user.to_string()
+        })
+    }
+
     async fn register(&self, http: &Http) -> Result<()> {
         let commands = commands::create_commands();
         if self.guild_ids.is_empty() {
@@ -521,7 +535,8 @@ impl Herald {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),
             _ => Vec::new(),
         };
-        let presser = ci.user.id.to_string();
+        // A user linked to another account (`/link`) presses for the account it plays as.
+        let presser = self.playing_as(guild, &ci.user.id.to_string()).await;
         let (line, declaration) = match controls::press(&ci.data.custom_id, &values, &presser) {
             Press::Unknown => {
                 respond_privately(http, ci.id, &ci.token, STALE_CONTROL).await;
