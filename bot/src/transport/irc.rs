@@ -494,6 +494,8 @@ pub fn works_privately(command: &Command) -> bool {
             | Command::Odds { .. }
             | Command::Tournament
             | Command::Bracket
+            | Command::Link { .. }
+            | Command::Unlink
     )
 }
 
@@ -1294,6 +1296,14 @@ mod tests {
         }
         for channel in ["!joust evan", "!accept", "!status", "!high", "!enter"] {
             assert!(!works_privately(&p(channel)), "{channel}");
+        }
+    }
+
+    #[test]
+    fn linking_accounts_works_by_private_message() {
+        let p = |line: &str| parse(line, &['!']).unwrap().unwrap();
+        for ok in ["!link", "!link K7QF2M", "!unlink"] {
+            assert!(works_privately(&p(ok)), "{ok}");
         }
     }
 
