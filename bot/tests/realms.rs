@@ -318,8 +318,21 @@ async fn a_link_code_expires_after_ten_minutes_and_unlink_works_from_the_first_a
         .set(at() + chrono::Duration::minutes(19) + chrono::Duration::seconds(59));
     let linked = private(&say(&discord, GUILD, "<#1>", "111", &format!("/link {code}")).await);
     assert!(linked.contains("now plays as ash"), "{linked}");
+    // An account others are linked to joins no other; a code whose asker has since been
+    // linked to another account is refused, naming it.
+    let cai = code_in(&say(&irc, "libera", "#lists", "cai", "!link").await);
+    let has = private(&say(&irc, "libera", "#lists", "ash", &format!("!link {cai}")).await);
+    assert!(
+        has.contains("111 is linked to this account") && has.contains("/unlink first"),
+        "{has}"
+    );
+    let dun = code_in(&say(&irc, "libera", "#lists", "dun", "!link").await);
+    let ash2 = code_in(&say(&irc, "libera", "#lists", "ash", "!link").await);
+    say(&irc, "libera", "#lists", "dun", &format!("!link {ash2}")).await;
+    let chained = private(&say(&discord, GUILD, "<#1>", "222", &format!("/link {dun}")).await);
+    assert!(chained.contains("is linked to ash now"), "{chained}");
     let undone = private(&say(&irc, "libera", "#lists", "ash", "!unlink").await);
-    assert!(undone.contains("Unlinked from 111"), "{undone}");
+    assert!(undone.contains("Unlinked from 111, dun"), "{undone}");
     assert_eq!(
         irc.app()
             .store
