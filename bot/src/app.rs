@@ -135,8 +135,11 @@ impl App {
             .next_seed()
     }
 
-    /// The realm's id, created on first use.
-    pub async fn realm(&self, name: &str) -> Result<Id> {
+    /// The id of the realm of `place` (an IRC network, a Discord guild's id, `local`, or a
+    /// realm's own name): the `[realms.NAME]` listing it, else the place's own realm; created
+    /// on first use.
+    pub async fn realm(&self, place: &str) -> Result<Id> {
+        let name = self.config.realm_of(place);
         if let Some(&id) = self
             .realms
             .lock()
@@ -151,6 +154,36 @@ impl App {
             .unwrap_or_else(|e| e.into_inner())
             .insert(name.to_string(), id);
         Ok(id)
+    }
+
+    /// Who rules the realm `id` (its `[realms.NAME]` admins and moderators, or `[permissions]`).
+    pub fn permissions(&self, id: Id) -> std::borrow::Cow<'_, crate::config::Permissions> {
+        match self.realm_name(id) {
+            Some(name) => self.config.permissions_of(&name),
+            None => std::borrow::Cow::Borrowed(&self.config.permissions),
+        }
+    }
+
+    /// How the books name `channel` of `place`: as the transport does, except an IRC channel of
+    /// a network joined to a named realm, which carries its network (`#lists@libera`), since
+    /// two networks of one realm may both have a `#lists`. Discord's channel ids are unique.
+    pub fn book_channel(&self, place: &str, channel: &str) -> String {
+        if self.config.is_joined(place) && place.parse::<u64>().is_err() {
+            format!("{channel}@{place}")
+        } else {
+            channel.to_string()
+        }
+    }
+
+    /// The channel as `place`'s transport names it, from its name in the books.
+    pub fn transport_channel<'a>(&self, place: &str, book: &'a str) -> &'a str {
+        if self.config.is_joined(place) && place.parse::<u64>().is_err() {
+            book.strip_suffix(place)
+                .and_then(|c| c.strip_suffix('@'))
+                .unwrap_or(book)
+        } else {
+            book
+        }
     }
 
     /// The name of a realm this process has looked up by name ([`App::realm`]).
@@ -280,7 +313,7 @@ impl App {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if self.said.receiver_count() > 0 {
             let _ = self.said.send(Said {
-                realm: realm.to_string(),
+                realm: self.config.realm_of(realm).to_string(),
                 channel: channel.to_string(),
             });
         }

@@ -272,15 +272,12 @@ async fn dispatch(cmd: Cmd) -> Result<()> {
                     file.display()
                 ),
             };
-            if db.to_str().is_some_and(crate::store::is_postgres_url) {
-                return Err(refused(
-                    "import builds a new SQLite file; import there, then `herald migrate-db` it to PostgreSQL"
-                        .to_string(),
-                )
-                .into());
-            }
             let text = text.map_err(|e| refused(format!("{e:#}")))?;
-            match crate::import::import(&text, &db).await? {
+            let imported = match db.to_str().filter(|u| crate::store::is_postgres_url(u)) {
+                Some(url) => crate::import::import_postgres(&text, url).await?,
+                None => crate::import::import(&text, &db).await?,
+            };
+            match imported {
                 Ok(imported) => {
                     println!("{}", imported.summary(&db));
                     Ok(())
@@ -309,14 +306,15 @@ async fn run_console(config: Config, db: &Path, seed: Option<u64>, web: bool) ->
 /// stop signal or until one of them fails.
 async fn run_transports(config: Config, db: &Path) -> Result<()> {
     let store = Store::open_at(db).await?;
-    let irc_config = config.irc.clone();
+    let irc_configs = config.irc_connections();
     let discord_config = config.discord.clone();
     let app = Arc::new(App::new(store, config, None)?);
     start_web(&app).await;
     let clock = Arc::new(Clock::live());
     let mut transports = tokio::task::JoinSet::new();
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    if let Some(irc_config) = irc_config {
+    // One connection, and one hub, per IRC network.
+    for irc_config in irc_configs {
         irc_config.check()?;
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let hub = Hub::live(app.clone(), clock.clone(), irc_config.prefixes(), tx)

@@ -16,7 +16,8 @@ pub struct Config {
     pub database: DatabaseConfig,
     /// The local console room.
     pub console: ConsoleConfig,
-    /// The IRC transport; it runs when this section is present.
+    /// The IRC transport; it runs when this section is present (once per network of
+    /// `[irc.networks.NAME]` when it lists any).
     pub irc: Option<IrcConfig>,
     /// The Discord transport; it runs when this section is present.
     pub discord: Option<DiscordConfig>,
@@ -40,6 +41,25 @@ pub struct Config {
     pub powerpool: Option<toml::Value>,
     /// The realm on the web: the pages `herald run` serves.
     pub web: WebConfig,
+    /// Named realms spanning several places (`[realms.NAME]`: Discord guilds, IRC networks, and
+    /// their own moderators and admins). A place named in none is a realm of its own.
+    pub realms: std::collections::BTreeMap<String, RealmPlaces>,
+}
+
+/// `[realms.NAME]`: the places whose books are one realm's, and who rules it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RealmPlaces {
+    /// Discord guilds (ids) of the realm.
+    pub discord_guilds: Vec<u64>,
+    /// IRC networks of the realm, as named by `[irc] network` or the server's `NETWORK=`.
+    pub irc_networks: Vec<String>,
+    /// The realm's admins; with no admins nor moderators here, `[permissions]`' hold.
+    pub admins: Vec<String>,
+    /// The realm's moderators.
+    pub moderators: Vec<String>,
+    /// Discord roles whose members are the realm's moderators.
+    pub moderator_roles: Vec<String>,
 }
 
 /// `[web]`: the read-only pages `herald run` serves.
@@ -225,6 +245,9 @@ pub struct IrcConfig {
     pub send_burst: u32,
     /// Lines per second once the burst is spent.
     pub send_per_sec: f64,
+    /// Several networks, one connection each (`[irc.networks.NAME]`, each with the keys of
+    /// `[irc]`, its `network` defaulting to NAME); when any is listed, they are the connections.
+    pub networks: std::collections::BTreeMap<String, IrcConfig>,
     /// The first wait before reconnecting, in milliseconds; it doubles on each failure.
     pub reconnect_min_ms: u64,
     /// The longest wait before reconnecting, in milliseconds.
@@ -246,6 +269,7 @@ impl Default for IrcConfig {
             send_per_sec: 1.0,
             reconnect_min_ms: 2_000,
             reconnect_max_ms: 300_000,
+            networks: Default::default(),
         }
     }
 }
@@ -300,6 +324,77 @@ pub struct DiscordConfig {
     /// Also read chat messages with a prefix (`!roll 100`); needs the privileged Message
     /// Content intent, so it is off by default.
     pub prefix_commands: bool,
+    /// The shards this process runs, `"0-3"` or `"2"`; empty runs them all (as many as Discord
+    /// advises, or `shard_total`). A guild's channels live in the process owning its shard,
+    /// `(guild_id >> 22) % shard_total`; private messages come on shard 0.
+    pub shards: String,
+    /// How many shards the bot runs across every process; needed with `shards`.
+    pub shard_total: u32,
+}
+
+/// The shards a process runs: `range` of `total`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// This process's shards.
+    pub range: std::ops::Range<u32>,
+    /// Every process's shards together.
+    pub total: u32,
+}
+
+impl Shards {
+    /// Whether this process owns the guild's shard, where its channels live.
+    pub fn owns_guild(&self, guild: u64) -> bool {
+        let shard = (guild >> 22) % u64::from(self.total);
+        self.range.contains(&(shard as u32))
+    }
+
+    /// Whether this process owns shard 0: it answers private messages and registers the slash
+    /// commands.
+    pub fn owns_first(&self) -> bool {
+        self.range.contains(&0)
+    }
+}
+
+impl DiscordConfig {
+    /// The shards this process runs; `None` for all (Discord's advice, or `shard_total` of
+    /// them when set). A bad value is refused naming the key.
+    pub fn shards(&self) -> Result<Option<Shards>> {
+        let text = self.shards.trim();
+        if text.is_empty() {
+            return Ok((self.shard_total > 0).then_some(Shards {
+                range: 0..self.shard_total,
+                total: self.shard_total,
+            }));
+        }
+        let number = |n: &str| {
+            n.trim().parse::<u32>().map_err(|_| {
+                anyhow::anyhow!(
+                    "[discord] shards = \"{text}\" is not a shard or a range of shards, such as \"0-3\" or \"2\""
+                )
+            })
+        };
+        let (first, last) = match text.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(text)?, number(text)?),
+        };
+        if first > last {
+            bail!("[discord] shards = \"{text}\" runs backwards: write the lower shard first, such as \"{last}-{first}\"");
+        }
+        if self.shard_total == 0 {
+            bail!("[discord] shards needs shard_total, the number of shards across every process");
+        }
+        if last >= self.shard_total {
+            bail!(
+                "[discord] shards = \"{text}\" names shard {last}, beyond shard_total = {} (shards are numbered from 0 to {})",
+                self.shard_total,
+                self.shard_total - 1
+            );
+        }
+        Ok(Some(Shards {
+            range: first..last + 1,
+            total: self.shard_total,
+        }))
+    }
 }
 
 impl Default for DiscordConfig {
@@ -309,6 +404,8 @@ impl Default for DiscordConfig {
             guild_ids: Vec::new(),
             proxy: String::new(),
             prefix_commands: false,
+            shards: String::new(),
+            shard_total: 0,
         }
     }
 }
@@ -365,8 +462,12 @@ impl Config {
         if self.console.prefixes.is_empty() {
             bail!("[console] prefixes must name at least one character");
         }
-        if let Some(irc) = &self.irc {
+        for irc in self.irc_connections() {
             irc.check()?;
+        }
+        self.check_realms()?;
+        if let Some(discord) = &self.discord {
+            discord.shards()?;
         }
         self.games.check()?;
         crate::games::check(self)?;
@@ -375,6 +476,86 @@ impl Config {
                 "[web] bind = \"{}\" is not an address and port, such as \"127.0.0.1:8080\"",
                 self.web.bind
             );
+        }
+        Ok(())
+    }
+
+    /// Every IRC connection to make: `[irc.networks.*]` when listed, else `[irc]` itself.
+    pub fn irc_connections(&self) -> Vec<IrcConfig> {
+        let Some(irc) = &self.irc else {
+            return Vec::new();
+        };
+        if irc.networks.is_empty() {
+            return vec![irc.clone()];
+        }
+        irc.networks
+            .iter()
+            .map(|(name, net)| {
+                let mut net = net.clone();
+                if net.network.is_empty() {
+                    net.network = name.clone();
+                }
+                net.networks.clear();
+                net
+            })
+            .collect()
+    }
+
+    /// The realm a place belongs to: the `[realms.NAME]` listing it (an IRC network by name,
+    /// case aside; a Discord guild by id), else the place itself, as a realm of its own.
+    pub fn realm_of<'a>(&'a self, place: &'a str) -> &'a str {
+        let guild = place.parse::<u64>().ok();
+        self.realms
+            .iter()
+            .find(|(_, r)| {
+                r.irc_networks.iter().any(|n| n.eq_ignore_ascii_case(place))
+                    || guild.is_some_and(|g| r.discord_guilds.contains(&g))
+            })
+            .map_or(place, |(name, _)| name.as_str())
+    }
+
+    /// Whether `place` is in a realm of another name (a `[realms.NAME]` listing it).
+    pub fn is_joined(&self, place: &str) -> bool {
+        self.realm_of(place) != place
+    }
+
+    /// Who rules `realm`: its `[realms.NAME]` admins and moderators, or `[permissions]` for a
+    /// realm that names none.
+    pub fn permissions_of(&self, realm: &str) -> std::borrow::Cow<'_, Permissions> {
+        match self.realms.get(realm) {
+            Some(r) if !(r.admins.is_empty() && r.moderators.is_empty()) => {
+                std::borrow::Cow::Owned(Permissions {
+                    admins: r.admins.clone(),
+                    moderators: r.moderators.clone(),
+                    moderator_roles: if r.moderator_roles.is_empty() {
+                        self.permissions.moderator_roles.clone()
+                    } else {
+                        r.moderator_roles.clone()
+                    },
+                })
+            }
+            _ => std::borrow::Cow::Borrowed(&self.permissions),
+        }
+    }
+
+    fn check_realms(&self) -> Result<()> {
+        let mut seen: std::collections::HashMap<String, &str> = Default::default();
+        for (name, realm) in &self.realms {
+            if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '/') {
+                bail!("[realms.{name}]: a realm's name is one word without '/'");
+            }
+            let places = realm
+                .irc_networks
+                .iter()
+                .map(|n| n.to_lowercase())
+                .chain(realm.discord_guilds.iter().map(u64::to_string));
+            for place in places {
+                if let Some(other) = seen.insert(place.clone(), name) {
+                    bail!(
+                        "[realms.{name}] names {place}, which [realms.{other}] names too: a place is in one realm"
+                    );
+                }
+            }
         }
         Ok(())
     }
@@ -545,5 +726,118 @@ mod tests {
     #[test]
     fn an_unknown_key_is_refused() {
         assert!(toml::from_str::<Config>("[realm]\ntimezon = \"UTC\"").is_err());
+    }
+
+    #[test]
+    fn discord_shards_are_a_range_of_shard_total_and_bad_ones_name_the_key() {
+        let discord = |shards: &str, total: u32| DiscordConfig {
+            shards: shards.into(),
+            shard_total: total,
+            ..DiscordConfig::default()
+        };
+        assert_eq!(discord("", 0).shards().unwrap(), None);
+        assert_eq!(
+            discord("", 4).shards().unwrap(),
+            Some(Shards {
+                range: 0..4,
+                total: 4
+            })
+        );
+        let some = discord("0-3", 8).shards().unwrap().unwrap();
+        assert_eq!(
+            some,
+            Shards {
+                range: 0..4,
+                total: 8
+            }
+        );
+        assert_eq!(
+            discord(" 5 ", 8).shards().unwrap(),
+            Some(Shards {
+                range: 5..6,
+                total: 8
+            })
+        );
+        for (shards, total, says) in [
+            ("3-1", 8, "runs backwards"),
+            ("0-8", 8, "beyond shard_total = 8"),
+            ("9", 8, "names shard 9"),
+            ("0-3", 0, "needs shard_total"),
+            ("a-b", 8, "is not a shard"),
+            ("1-", 8, "is not a shard"),
+        ] {
+            let err = discord(shards, total).shards().unwrap_err().to_string();
+            assert!(err.starts_with("[discord] shards"), "{shards}: {err}");
+            assert!(err.contains(says), "{shards}: {err}");
+        }
+        // Start-up refuses them too, through the configuration's check.
+        let config: Config =
+            toml::from_str("[discord]\nshards = \"3-1\"\nshard_total = 8\n").unwrap();
+        assert!(config
+            .check()
+            .unwrap_err()
+            .to_string()
+            .contains("[discord] shards"));
+        // A guild's shard is (id >> 22) % total: 0-3 of 8 own shards 0 to 3, and shard 0's
+        // private messages.
+        let guild_on = |shard: u64| (shard << 22) + 12_345;
+        assert!(some.owns_guild(guild_on(0)) && some.owns_guild(guild_on(3)));
+        assert!(!some.owns_guild(guild_on(4)) && !some.owns_guild(guild_on(7)));
+        assert!(some.owns_guild(guild_on(11)), "shard 11 % 8 = 3");
+        assert!(some.owns_first());
+        assert!(!discord("4-7", 8).shards().unwrap().unwrap().owns_first());
+    }
+
+    #[test]
+    fn realms_join_places_and_name_their_own_moderators() {
+        let config: Config = toml::from_str(
+            r#"
+            [permissions]
+            moderators = ["boss"]
+            [realms.albion]
+            irc_networks = ["Libera"]
+            discord_guilds = [42]
+            admins = ["queen"]
+            [irc.networks.libera]
+            server = "irc.libera.chat"
+            [irc.networks.oftc]
+            server = "irc.oftc.net"
+            network = "OFTC"
+            "#,
+        )
+        .unwrap();
+        config.check().unwrap();
+        assert_eq!(config.realm_of("libera"), "albion");
+        assert_eq!(config.realm_of("42"), "albion");
+        assert_eq!(config.realm_of("43"), "43");
+        assert_eq!(config.realm_of("OFTC"), "OFTC");
+        assert!(config.permissions_of("albion").is_admin("queen"));
+        assert!(!config.permissions_of("albion").is_moderator("boss"));
+        assert!(config.permissions_of("OFTC").is_moderator("boss"));
+        let nets: Vec<(String, String)> = config
+            .irc_connections()
+            .into_iter()
+            .map(|c| (c.server, c.network))
+            .collect();
+        assert_eq!(
+            nets,
+            [
+                ("irc.libera.chat".to_string(), "libera".to_string()),
+                ("irc.oftc.net".to_string(), "OFTC".to_string())
+            ]
+        );
+        // The old single `[irc]` is still one connection.
+        let one: Config = toml::from_str("[irc]\nserver = \"a.example\"\n").unwrap();
+        assert_eq!(one.irc_connections().len(), 1);
+        // A place is in one realm.
+        let twice: Config = toml::from_str(
+            "[realms.a]\nirc_networks = [\"x\"]\n[realms.b]\nirc_networks = [\"X\"]\n",
+        )
+        .unwrap();
+        let err = twice.check().unwrap_err().to_string();
+        assert!(
+            err.contains("[realms.b] names x") && err.contains("[realms.a]"),
+            "{err}"
+        );
     }
 }

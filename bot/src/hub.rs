@@ -18,7 +18,8 @@ use tokio::sync::{mpsc, oneshot};
 /// A line of chat from a transport.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Incoming {
-    /// The realm: the IRC network, the Discord guild, or `local` for console and scripts.
+    /// Where it was said (the place): the IRC network, the Discord guild, or `local` for console
+    /// and scripts. Its realm is the configuration's `[realms.NAME]` listing it, else itself.
     pub realm: String,
     /// The channel (or the user's name for a private message).
     pub channel: String,
@@ -167,17 +168,21 @@ impl Hub {
             }
         }
         let realm_id = self.app.realm(realm).await?;
+        let book = self.app.book_channel(realm, channel);
+        self.app.store.locate(realm_id, &book, realm);
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = sessions.get(&key).filter(|tx| !tx.is_closed()) {
             return Ok(tx.clone());
         }
         let (tx, rx) = mpsc::channel(MAILBOX);
         let session =
-            Session::new(self.app.clone(), realm_id, channel).with_narration(self.narration);
-        let timers = self
-            .outbox
-            .clone()
-            .map(|out| (self.clock.clone(), out, realm.to_string()));
+            Session::new(self.app.clone(), realm_id, &book).with_narration(self.narration);
+        let timers = self.outbox.clone().map(|out| Timers {
+            clock: self.clock.clone(),
+            out,
+            place: realm.to_string(),
+            channel: channel.to_string(),
+        });
         let spoke = self.app.clone();
         tokio::spawn(actor(session, rx, self.clock.clone(), timers, spoke));
         sessions.insert(key, tx.clone());
@@ -197,21 +202,16 @@ impl Hub {
 
     /// Handles one line of chat: the replies for its channel and those for its speaker alone.
     pub async fn answer(&self, incoming: &Incoming, rights: Rights) -> Answer {
-        let game = match self.app.realm(&incoming.realm).await {
-            Ok(realm) => self.app.game_of(realm, &incoming.channel).await,
+        let book = self.app.book_channel(&incoming.realm, &incoming.channel);
+        let found = match self.app.realm(&incoming.realm).await {
+            Ok(realm) => self.app.game_of(realm, &book).await.map(|g| (realm, g)),
             Err(e) => Err(e),
         };
-        let game = match game {
-            Ok(g) => g,
+        let (realm_id, game) = match found {
+            Ok(found) => found,
             Err(e) => {
                 tracing::error!("cannot tell the game of {}: {e:#}", incoming.channel);
-                return Answer {
-                    lines: vec![
-                        "Herald could not read the books just now; nothing was changed. Please try again."
-                            .into(),
-                    ],
-                    private: Vec::new(),
-                };
+                return unread();
             }
         };
         let parsed = game.parse(&incoming.text, &self.prefixes);
@@ -228,12 +228,55 @@ impl Hub {
             }
             Some(Ok(c)) => c,
         };
+        // Linking is the speaker's own account's, whatever game the channel plays.
+        let linking = match &command {
+            Command::Link { code } => Some(
+                crate::link::link(
+                    &self.app,
+                    realm_id,
+                    &incoming.user,
+                    code.as_deref(),
+                    self.clock.now(),
+                )
+                .await,
+            ),
+            Command::Unlink => Some(crate::link::unlink(&self.app, realm_id, &incoming.user).await),
+            _ => None,
+        };
+        if let Some(private) = linking {
+            return match private {
+                Ok(private) => Answer {
+                    lines: Vec::new(),
+                    private,
+                },
+                Err(e) => {
+                    tracing::error!("cannot link {}: {e:#}", incoming.user);
+                    unwritten()
+                }
+            };
+        }
+        // A linked account plays as the account it is linked to, everywhere.
+        let user = match self.app.store.account_of(realm_id, &incoming.user).await {
+            Ok(user) => user,
+            Err(e) => {
+                tracing::error!("cannot read the links of {}: {e:#}", incoming.user);
+                return unread();
+            }
+        };
         // A schedule may name another channel to hold the tournament: that channel's session
         // learns of it at once, for its reminders and its start.
+        let mut command = command;
+        if let Command::TournamentSchedule(schedule) = &mut command {
+            // A channel named on a joined network is that network's, as the books name it.
+            if let Some(channel) = &mut schedule.channel {
+                *channel = self.app.book_channel(&incoming.realm, channel);
+                self.app.store.locate(realm_id, channel, &incoming.realm);
+            }
+        }
         let scheduled = matches!(command, Command::TournamentSchedule(_));
         let (reply, answer) = oneshot::channel();
         let msg = Msg::Command {
-            user: incoming.user.clone(),
+            user,
             rights,
             command,
             reply,
@@ -241,10 +284,10 @@ impl Hub {
         let answer = self
             .ask(&incoming.realm, &incoming.channel, msg, answer)
             .await;
-        self.app.spoke(&incoming.realm, &incoming.channel);
+        self.app.spoke(&incoming.realm, &book);
         if scheduled {
             match self
-                .load_tournaments(&incoming.realm, Some(&incoming.channel), true)
+                .load_tournaments(&incoming.realm, Some(&book), true)
                 .await
             {
                 Ok(notices) => notices.into_iter().for_each(|n| self.notify(n)),
@@ -260,9 +303,17 @@ impl Hub {
     /// (the places a private `/psi` may be meant for), sorted.
     pub async fn engaged(&self, realm: &str, user: &str) -> Result<Vec<String>> {
         let realm_id = self.app.realm(realm).await?;
+        let account = self.app.store.account_of(realm_id, user).await?;
+        let user = account.as_str();
         let mut channels = Vec::new();
+        // Held elsewhere in the realm (another network's channel) is not this place's.
+        let here = |book: String| {
+            let channel = self.app.transport_channel(realm, &book).to_string();
+            (self.app.book_channel(realm, &channel) == book).then_some(channel)
+        };
         for books in crate::games::GAMES.iter().filter_map(|g| g.own_books) {
-            channels.extend((books.engaged)(&self.app, realm_id, user).await?);
+            let held = (books.engaged)(&self.app, realm_id, user).await?;
+            channels.extend(held.into_iter().filter_map(here));
         }
         let keys: Vec<Key> = self
             .sessions
@@ -296,11 +347,19 @@ impl Hub {
         announce: bool,
     ) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
+        // Only the tournaments held in this place: another place's are its own process's.
+        let places = self.app.store.tournament_places(realm_id).await?;
         let mut channels: Vec<String> = Vec::new();
         for books in crate::games::GAMES.iter().filter_map(|g| g.own_books) {
-            channels.extend((books.holding)(&self.app.store, realm_id).await?);
+            let held = (books.holding)(&self.app.store, realm_id).await?;
+            channels.extend(
+                held.into_iter()
+                    .filter(|(id, _)| places.get(id).is_none_or(|p| p == realm))
+                    .map(|(_, c)| c)
+                    .filter(|c| Some(c.as_str()) != skip)
+                    .map(|c| self.app.transport_channel(realm, &c).to_string()),
+            );
         }
-        channels.retain(|c| Some(c.as_str()) != skip);
         channels.sort();
         channels.dedup();
         let mut out = Vec::new();
@@ -358,24 +417,35 @@ impl Hub {
         answer.await.unwrap_or_default()
     }
 
-    /// Restores every unfinished fight of `realm` from the books, each in its channel, then the
-    /// tournaments scheduled or under way, each in the channel holding it.
+    /// Restores every unfinished fight of `realm` (a place: the realm's fights held in its other
+    /// places are their processes') from the books, each in its channel, then the tournaments
+    /// scheduled or under way, each in the channel holding it.
     pub async fn restore(&self, realm: &str) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
         let mut out = Vec::new();
+        let places = self.app.store.open_fight_places(realm_id).await?;
+        let here = |id: crate::store::Id| places.get(&id).is_none_or(|p| p == realm);
         // The fights a game keeps in books of its own (PsiKnight's, from before the games had
-        // the one log), then every fight of the log.
+        // the one log), then every fight of the log; only this place's.
         let mut open: Vec<(String, String, Open)> = Vec::new();
         for game in crate::games::GAMES {
             let Some(books) = game.own_books else {
                 continue;
             };
-            for (channel, fight) in (books.open)(&self.app.store, realm_id).await? {
+            for (id, channel, fight) in (books.open)(&self.app.store, realm_id).await? {
+                if !here(id) {
+                    continue;
+                }
+                let channel = self.app.transport_channel(realm, &channel).to_string();
                 open.push((game.id.into(), channel, fight));
             }
         }
         for bout in self.app.store.open_bouts(realm_id).await? {
-            open.push((bout.game.clone(), bout.channel.clone(), Box::new(bout)));
+            if !here(bout.id) {
+                continue;
+            }
+            let channel = self.app.transport_channel(realm, &bout.channel).to_string();
+            open.push((bout.game.clone(), channel, Box::new(bout)));
         }
         for (game, channel, open) in open {
             let (reply, answer) = oneshot::channel();
@@ -431,7 +501,8 @@ impl Hub {
                     text,
                 });
             }
-            self.app.spoke(&key.0, &key.1);
+            self.app
+                .spoke(&key.0, &self.app.book_channel(&key.0, &key.1));
         }
         if to > self.clock.now() {
             self.clock.set(to);
@@ -440,16 +511,25 @@ impl Hub {
     }
 }
 
+/// Where a live session's timeouts speak: the transport's place and channel (the session
+/// holds the channel's name in the books).
+struct Timers {
+    clock: Arc<Clock>,
+    out: mpsc::UnboundedSender<Outgoing>,
+    place: String,
+    channel: String,
+}
+
 async fn actor(
     mut session: Session,
     mut rx: mpsc::Receiver<Box<Msg>>,
     clock: Arc<Clock>,
-    timers: Option<(Arc<Clock>, mpsc::UnboundedSender<Outgoing>, String)>,
+    timers: Option<Timers>,
     spoke: Arc<App>,
 ) {
     loop {
         let wake = match (&timers, session.next_deadline()) {
-            (Some((clock, _, _)), Some(d)) => clock.instant_at(d),
+            (Some(t), Some(d)) => t.clock.instant_at(d),
             _ => None,
         };
         let sleep = async {
@@ -500,14 +580,36 @@ async fn actor(
                 }
             }
             () = sleep => {
-                if let Some((clock, out, realm)) = &timers {
-                    for text in Box::pin(session.on_deadline(clock.now())).await {
-                        let _ = out.send(Outgoing { realm: realm.clone(), channel: session.channel().to_string(), text });
+                if let Some(t) = &timers {
+                    for text in Box::pin(session.on_deadline(t.clock.now())).await {
+                        let _ = t.out.send(Outgoing { realm: t.place.clone(), channel: t.channel.clone(), text });
                     }
-                    spoke.spoke(realm, session.channel());
+                    spoke.spoke(&t.place, session.channel());
                 }
             }
         }
+    }
+}
+
+/// The answer when the books cannot be read.
+fn unread() -> Answer {
+    Answer {
+        lines: vec![
+            "Herald could not read the books just now; nothing was changed. Please try again."
+                .into(),
+        ],
+        private: Vec::new(),
+    }
+}
+
+/// The answer when the books cannot be written.
+fn unwritten() -> Answer {
+    Answer {
+        lines: vec![
+            "Herald could not write the books just now; nothing was changed. Please try again."
+                .into(),
+        ],
+        private: Vec::new(),
     }
 }
 

@@ -34,7 +34,7 @@ impl Imported {
         let rows: usize = self.tables.iter().map(|(_, n)| n).sum();
         format!(
             "imported {rows} rows into {}: {} knights, {} characters, {} fights, {} ledger entries, {} tournaments",
-            db.display(),
+            crate::store::redacted(&db.display().to_string()),
             count("knights"),
             count("characters"),
             count("fights"),
@@ -85,6 +85,40 @@ pub async fn import(text: &str, db: &Path) -> Result<Result<Imported, String>> {
         }
         other => other,
     }
+}
+
+/// Restores the export `text` into the PostgreSQL database at `url`, which must hold no books
+/// yet. The export is built and checked as for a file (in a SQLite file of its own, removed
+/// after), then moved in one PostgreSQL transaction through the store's query layer, as `herald
+/// migrate-db` moves books, and the counts and exports of both compared. A refusal or a failure
+/// leaves the PostgreSQL database without books.
+pub async fn import_postgres(text: &str, url: &str) -> Result<Result<Imported, String>> {
+    let target = crate::store::Store::open_postgres(url).await?;
+    let realms: i64 = crate::store::db::query_scalar("SELECT COUNT(*) FROM realms")
+        .fetch_one(target.db())
+        .await?;
+    if realms > 0 {
+        return Ok(Err(
+            "that PostgreSQL database already holds books: import makes new books only; give --db an empty database"
+                .to_string(),
+        ));
+    }
+    drop(target);
+    // Removed, with its journal, however this ends.
+    let built = Building {
+        path: std::env::temp_dir().join(format!(
+            "herald-import-{}-{}.db",
+            std::process::id(),
+            chrono::Utc::now().timestamp_nanos_opt().unwrap_or_default()
+        )),
+    };
+    let file = built.path.clone();
+    let imported = match import(text, &file).await? {
+        Ok(imported) => imported,
+        Err(line) => return Ok(Err(line)),
+    };
+    crate::migrate_db::migrate(&file, url).await?;
+    Ok(Ok(imported))
 }
 
 /// The export's `tables`, once its `format` and `schema` say it is an export these books can

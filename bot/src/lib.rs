@@ -22,6 +22,7 @@ pub mod games;
 pub mod history;
 pub mod hub;
 pub mod import;
+pub mod link;
 pub mod migrate_db;
 pub mod narration;
 pub mod referee;

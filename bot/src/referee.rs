@@ -572,7 +572,7 @@ impl<G: Game> Referee<G> {
         if let Some(why) = self.game.cannot_challenge(&mine)? {
             return Ok(vec![why]);
         }
-        let moderator = self.app.config.permissions.is_moderator(user);
+        let moderator = self.app.permissions(self.realm).is_moderator(user);
         let mut fighters = vec![mine];
         for (i, name) in allies.iter().chain(foes).enumerate() {
             let Some(c) = self.find(name, now).await? else {

@@ -500,13 +500,14 @@ pub struct Args {
 /// The two are looked up in each game in turn (only `--game`'s when given), the first game
 /// first.
 pub async fn command(args: &Args, db: &Path, config: &Config) -> Result<()> {
-    if !db.exists() {
+    if !db.exists() && !db.to_str().is_some_and(crate::store::is_postgres_url) {
         bail!(
             "there is no database at {} (give --db PATH, or --config with a [database] path)",
             db.display()
         );
     }
-    let store = Store::open(db).await?;
+    // The characters are read through the store, on either backend.
+    let store = Store::open_at(db).await?;
     let wanted = match &args.game {
         Some(id) => Some(crate::games::find(id).with_context(|| {
             format!(

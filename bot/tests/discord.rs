@@ -62,6 +62,7 @@ impl Herald {
             guild_ids: vec![GUILD],
             proxy: fake.rest_url.clone(),
             prefix_commands: settings.prefix_commands,
+            ..Default::default()
         };
         let transport = tokio::spawn(async move {
             let token = Token::new("test-token");
@@ -1218,4 +1219,88 @@ async fn the_pages_show_a_discord_player_by_the_name_they_go_by() {
         assert!(!page.contains(&EVAN.to_string()), "no id shown: {page}");
     }
     assert!(standings.contains("user222"), "{standings}");
+}
+
+// A Discord user who typed `/link CODE` plays the IRC account's knight: challenged through the
+// user picker by its Discord id, it accepts by the button made for the account it plays as.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_knight_made_on_irc_fights_by_buttons_on_discord_after_link() {
+    use herald_bot::hub::{Incoming, Rights};
+    let config: Config = toml::from_str(&format!(
+        "[realms.albion]\nirc_networks = [\"libera\"]\ndiscord_guilds = [{GUILD}]\n"
+    ))
+    .unwrap();
+    let mut herald = Herald::start_with(Settings::default(), config).await;
+    // IRC in the same process: a hub of its own over the same state.
+    let irc = Hub::manual(herald.app.clone(), Arc::new(Clock::live()), vec!['!']);
+    let ash = |text: &str| Incoming {
+        realm: "libera".into(),
+        channel: "#lists".into(),
+        user: "ash".into(),
+        text: text.into(),
+    };
+    let made = irc
+        .answer(
+            &ash("!knight create Ash --top observe,dodge,sword --psi hypercognition:20,apportation:20 --monarch seonaid"),
+            Rights::default(),
+        )
+        .await;
+    assert!(
+        made.lines.join(" ").contains("Sir Ash is dubbed"),
+        "{made:?}"
+    );
+    let asked = irc.answer(&ash("!link"), Rights::default()).await;
+    let private = asked.private.join(" ");
+    let code = private
+        .split("link code is ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("no code in {asked:?}"))
+        .to_string();
+    let linked = herald
+        .command(
+            DANA,
+            "link",
+            json!([{"name": "code", "type": 3, "value": code}]),
+            json!({}),
+        )
+        .await;
+    assert!(
+        content(&linked).contains("now plays as ash (the knight Ash)"),
+        "{linked:?}"
+    );
+    let eoin = herald
+        .command(
+            EVAN,
+            "knight",
+            create_knight(
+                "Eoin",
+                "lance,shield,ride",
+                "mesmerism:20,negapsi:20",
+                "llewellyn",
+                false,
+            ),
+            json!({}),
+        )
+        .await;
+    assert!(content(&eoin).starts_with("Sir Eoin is dubbed"), "{eoin:?}");
+    let resolved = json!({"users": {DANA.to_string(): fake::user_json(DANA)}});
+    let challenge = herald
+        .command(
+            EVAN,
+            "joust",
+            json!([{"name": "target", "type": 6, "value": DANA.to_string()}]),
+            resolved,
+        )
+        .await;
+    let text = content(&challenge);
+    assert!(text.contains("challenges Sir Ash"), "{text}");
+    let accept = challenge.body["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no button: {challenge:?}"))
+        .to_string();
+    herald.app.queue.push([90, 90, 90, 20, 30, 50]);
+    let (_, step) = herald.press(DANA, &accept).await;
+    let text = content(&step);
+    assert!(text.starts_with("Fight #1: Sir Eoin vs Sir Ash"), "{text}");
 }

@@ -1237,3 +1237,103 @@ async fn a_psionic_combat_on_irc_is_refereed_to_the_end() {
     ann.hear("#lists", "Fight #1 is over. Dice seed: ").await;
     herald.stop().await;
 }
+
+/// A real `herald run` with the configuration `toml`, killed (SIGKILL) when dropped.
+struct Process(Child);
+
+impl Process {
+    fn run(dir: &Path, name: &str, toml: &str) -> Process {
+        let config = dir.join(format!("{name}.toml"));
+        std::fs::write(&config, toml).unwrap();
+        Process(
+            std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+                .arg("run")
+                .arg("--config")
+                .arg(&config)
+                .env_remove("HERALD_LOG")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("herald runs"),
+        )
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+// Two networks of one realm, one `herald run` process each, on one database (PostgreSQL when
+// HERALD_TEST_PG is set, else a SQLite file): the books are the realm's (a knight made on one
+// network is in the other's standings), and killed and started again, each process resumes
+// only its own network's fight, in its own #lists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_two_networks_of_one_realm_each_resume_their_own_fight() {
+    let (Some(net_a), Some(net_b)) = (Ngircd::start(false).await, Ngircd::start(false).await)
+    else {
+        return;
+    };
+    let books = Books::new();
+    let pg = common::postgres().await;
+    let db = pg
+        .as_ref()
+        .map_or_else(|| books.path().display().to_string(), |pg| pg.url());
+    let toml = |network: &str, port: u16| {
+        format!(
+            "[database]\nurl = \"{db}\"\n[web]\nenabled = false\n\
+             [realms.albion]\nirc_networks = [\"neta\", \"netb\"]\n\
+             [irc]\n{}network = \"{network}\"\n",
+            settings(port)
+        )
+    };
+    let dir = books.dir.path();
+    let a = Process::run(dir, "a", &toml("neta", net_a.port));
+    let b = Process::run(dir, "b", &toml("netb", net_b.port));
+
+    let (mut dana, mut evan) = knights(&net_a).await;
+    let mut fay = Player::connect(net_b.port, "fay").await;
+    fay.join_with_herald("#lists").await;
+    let mut gil = Player::connect(net_b.port, "gil").await;
+    gil.join_with_herald("#lists").await;
+    fay.say("#lists", &DARA.replace("Dara", "Fay")).await;
+    fay.hear("#lists", "Dame Fay is dubbed").await;
+    gil.say("#lists", &EOIN.replace("Eoin", "Gil")).await;
+    fay.hear("#lists", "Sir Gil is dubbed").await;
+    fay.say("#lists", "!standings").await;
+    fay.hear("#lists", "Dara").await;
+
+    dana.say("#lists", "!joust evan").await;
+    evan.hear("#lists", "challenges Sir Eoin").await;
+    evan.say("#lists", "!accept").await;
+    evan.hear("#lists", "announce a sweep").await;
+    fay.say("#lists", "!joust gil").await;
+    gil.hear("#lists", "challenges Sir Gil").await;
+    gil.say("#lists", "!accept").await;
+    gil.hear("#lists", "announce a sweep").await;
+
+    drop((a, b));
+    let _a = Process::run(dir, "a", &toml("neta", net_a.port));
+    evan.hear("#lists", "Herald is back. Fight #1 resumes where it stood.")
+        .await;
+    evan.hear("#lists", "Fight #1: Dame Dara vs Sir Eoin").await;
+    let _b = Process::run(dir, "b", &toml("netb", net_b.port));
+    gil.hear("#lists", "Herald is back. Fight #2 resumes where it stood.")
+        .await;
+    gil.hear("#lists", "Fight #2: Dame Fay vs Sir Gil").await;
+    // Each network heard of its own fight only.
+    dana.say("#lists", "!roll 100").await;
+    dana.hear("#lists", "rolls").await;
+    fay.say("#lists", "!roll 100").await;
+    fay.hear("#lists", "rolls").await;
+    for (p, other) in [(&dana, "#2"), (&evan, "#2"), (&fay, "#1"), (&gil, "#1")] {
+        assert!(
+            !p.has_heard("#lists", &format!("Fight {other}")),
+            "{}:\n{}",
+            p.nick,
+            p.log()
+        );
+    }
+}

@@ -398,6 +398,14 @@ pub enum Command {
     /// `/confirm`: go ahead with the act that cannot be undone the speaker was just asked to
     /// confirm (oathbreaking, `/ransom kill`), within 60 s of the asking (R180).
     Confirm,
+    /// `/link [CODE]`: without a code, a one-time code for the speaker alone (10 minutes); with
+    /// one, typed on another platform, joins the speaker's account to the code's.
+    Link {
+        /// The code from the other account, if given.
+        code: Option<String>,
+    },
+    /// `/unlink`: undoes the speaker's links, from either side.
+    Unlink,
     /// `/status`: what is going on in this channel, and who must decide.
     Status,
     /// `/help [COMMAND]`.
@@ -576,6 +584,8 @@ impl Command {
             Command::Accept => "accept",
             Command::Decline => "decline",
             Command::Confirm => "confirm",
+            Command::Link { .. } => "link",
+            Command::Unlink => "unlink",
             Command::Status => "status",
             Command::Help { .. } => "help",
             Command::Rules { .. } => "rules",

@@ -90,7 +90,8 @@ pub const HISTORY: &[CommandSpec] = &[
     },
 ];
 
-/// A channel's challenge and fight, its game, characters and NPCs, the odds, `/help` and `/rules`: every game's words.
+/// A channel's challenge and fight, its game, characters and NPCs, the odds, `/help`, `/rules`
+/// and linking accounts: every game's words.
 pub const FIGHTS: &[CommandSpec] = &[
     CommandSpec {
         path: &["accept"],
@@ -364,6 +365,28 @@ pub const FIGHTS: &[CommandSpec] = &[
                 topic: v.opt("topic")?,
             })
         },
+    },
+    CommandSpec {
+        path: &["link"],
+        aliases: &[],
+        usage: "/link [CODE]",
+        summary: "Join your accounts on two platforms: a code said to you alone, valid 10 minutes, to type on the other.",
+        example: "/link K7QF2M",
+        args: &[ArgSpec::pos("code", "CODE", ArgKind::Text, "the code your other account was given", "K7QF2M").optional()],
+        access: Access::Everyone,
+        group: Group::Knights,
+        build: |v| Ok(Command::Link { code: v.opt("code")? }),
+    },
+    CommandSpec {
+        path: &["unlink"],
+        aliases: &[],
+        usage: "/unlink",
+        summary: "Undo a link, from either account; characters stay with the account that made them.",
+        example: "/unlink",
+        args: &[],
+        access: Access::Everyone,
+        group: Group::Knights,
+        build: |_| Ok(Command::Unlink),
     },
 ];
 

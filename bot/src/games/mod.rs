@@ -454,20 +454,20 @@ pub struct GameInfo {
 
 /// A game's books of its own, as the hub needs them, so that the hub names none of them.
 pub struct OwnBooks {
-    /// Its open fights kept apart from the one fight log, each with its channel, to restore
-    /// before the others.
+    /// Its open fights kept apart from the one fight log, each with its number and channel, to
+    /// restore before the others.
     pub open: OpenOwn,
-    /// The channels holding something of the game's (a tournament) that each loads at
-    /// start-up and after a schedule.
-    pub holding: for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<String>>>,
+    /// The channels holding something of the game's (a tournament, with its number) that each
+    /// loads at start-up and after a schedule.
+    pub holding: for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(Id, String)>>>,
     /// The channels where a player's character fights or is enlisted (the places a private
     /// command may be meant for), beyond the challenges the sessions tell.
     pub engaged: EngagedIn,
 }
 
-/// [`OwnBooks::open`]: each open fight with its channel.
+/// [`OwnBooks::open`]: each open fight with its number and channel.
 pub type OpenOwn =
-    for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(String, crate::referee::Open)>>>;
+    for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(Id, String, crate::referee::Open)>>>;
 
 /// [`OwnBooks::engaged`]: the channels of a player in a realm.
 pub type EngagedIn = for<'a> fn(&'a App, Id, &'a str) -> BoxFuture<'a, Result<Vec<String>>>;
@@ -509,6 +509,8 @@ pub const COMMON: &[&str] = &[
     "challenge",
     "npc",
     "as",
+    "link",
+    "unlink",
 ];
 
 /// Every game Herald referees.

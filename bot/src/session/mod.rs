@@ -127,7 +127,7 @@ impl Session {
                 self.channel, current.name, current.id, current.start
             )]);
         };
-        if !(rights.moderator || self.app.config.permissions.is_moderator(user)) {
+        if !(rights.moderator || self.app.permissions(self.realm).is_moderator(user)) {
             return Ok(vec![format!(
                 "Only a moderator may change the game of {}; it plays {}.",
                 self.channel, current.name
@@ -202,7 +202,7 @@ impl Session {
         now: DateTime<Utc>,
     ) -> Lines {
         // Every command's access is checked here, once (the grammar's table says who may use it).
-        let permissions = &self.app.config.permissions;
+        let permissions = self.app.permissions(self.realm);
         match command.access() {
             Access::Admin if !permissions.is_admin(user) => {
                 return vec![format!(

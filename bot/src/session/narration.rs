@@ -52,7 +52,7 @@ impl Session {
                 describe(current)
             )]);
         };
-        if !(rights.moderator || self.app.config.permissions.is_moderator(user)) {
+        if !(rights.moderator || self.app.permissions(self.realm).is_moderator(user)) {
             return Ok(vec![format!(
                 "Only a moderator may change how {} tells fights; it tells them {}.",
                 self.channel,

@@ -293,7 +293,8 @@ impl Store {
     ) -> Result<Option<Character>> {
         let sql = format!(
             "SELECT {CHARACTER_COLUMNS} FROM characters c JOIN users u ON u.id = c.owner_id \
-             WHERE c.realm_id = ? AND c.game = ? AND u.name = ? AND c.retired = 0"
+             WHERE c.realm_id = ?1 AND c.game = ?2 AND u.name = COALESCE((SELECT l.account \
+             FROM account_links l WHERE l.realm_id = ?1 AND l.member = ?3), ?3) AND c.retired = 0"
         );
         let row = db::query(&sql)
             .bind(realm)
@@ -390,7 +391,8 @@ impl Store {
         let id: Id = db::query_scalar(
             "INSERT INTO fights (realm_id, channel, game, kind, challenger_character, \
              challenged_character, challenger_user, challenged_user, setup, seed, seed_hash, \
-             recorded, started_at) VALUES (?, ?, ?, 'bout', ?, ?, ?, ?, ?, ?, ?, 1, ?) RETURNING id",
+             recorded, started_at, place) VALUES (?, ?, ?, 'bout', ?, ?, ?, ?, ?, ?, ?, 1, ?, \
+             COALESCE(?, (SELECT name FROM realms WHERE id = ?))) RETURNING id",
         )
         .bind(f.realm)
         .bind(f.channel)
@@ -403,6 +405,8 @@ impl Store {
         .bind(hex::encode(f.seed))
         .bind(crate::fairness::seed_hash(&f.seed))
         .bind(f.at.to_rfc3339())
+        .bind(self.place_of(f.realm, f.channel))
+        .bind(f.realm)
         .fetch_one(&mut *tx)
         .await?;
         for m in f.members {

@@ -21,7 +21,9 @@ pub mod books;
 pub mod db;
 pub mod games;
 pub mod history;
+pub mod links;
 pub mod narration;
+pub mod places;
 pub mod tournaments;
 pub mod web;
 
@@ -185,6 +187,8 @@ pub struct NewFight<'a> {
 pub struct Store {
     pool: Db,
     writes: tokio::sync::mpsc::Sender<Write>,
+    /// Where the channels opened here live.
+    places: places::Places,
 }
 
 /// A fight step waiting for the book writer.
@@ -767,8 +771,8 @@ pub fn is_postgres_url(url: &str) -> bool {
     url.starts_with("postgres://") || url.starts_with("postgresql://")
 }
 
-/// A database URL with its password hidden, for messages.
-fn redacted(url: &str) -> String {
+/// A database URL with its password hidden, for messages (a file's path as it is).
+pub fn redacted(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let user = &url[scheme + 3..at];
@@ -883,7 +887,11 @@ impl Store {
             _ => None,
         };
         tokio::spawn(book_writer(pool.clone(), rx, kept, checkpoints));
-        Store { pool, writes }
+        Store {
+            pool,
+            writes,
+            places: places::Places::default(),
+        }
     }
 
     /// Either backend's pool, for queries written once for both.
@@ -1069,11 +1077,12 @@ impl Store {
         })
     }
 
-    /// The active knight of a player, if any.
+    /// The active knight of a player (of the account `owner` is linked to, if linked), if any.
     pub async fn knight_of(&self, realm: Id, owner: &str) -> Result<Option<KnightRecord>> {
         let sql = format!(
             "SELECT {} FROM knights k JOIN users u ON u.id = k.owner_id \
-             WHERE u.realm_id = ? AND u.name = ? AND k.retired = 0",
+             WHERE u.realm_id = ?1 AND u.name = COALESCE((SELECT l.account FROM account_links l \
+             WHERE l.realm_id = ?1 AND l.member = ?2), ?2) AND k.retired = 0",
             Self::KNIGHT_COLUMNS
         );
         let row = db::query(&sql)
@@ -1222,8 +1231,9 @@ impl Store {
         let seed_hash = crate::fairness::seed_hash(&f.seed);
         let id: Id = db::query_scalar(
             "INSERT INTO fights (realm_id, channel, kind, challenger_id, challenged_id, challenger_user, \
-             challenged_user, setup, seed, seed_hash, recorded, started_at, tournament_id) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING id",
+             challenged_user, setup, seed, seed_hash, recorded, started_at, tournament_id, place) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, \
+             COALESCE(?, (SELECT name FROM realms WHERE id = ?))) RETURNING id",
         )
         .bind(f.realm)
         .bind(f.channel)
@@ -1237,6 +1247,8 @@ impl Store {
         .bind(seed_hash)
         .bind(f.at.to_rfc3339())
         .bind(f.tournament)
+        .bind(self.place_of(f.realm, f.channel))
+        .bind(f.realm)
         .fetch_one(&mut *tx)
         .await?;
         let mut recorded = false;

@@ -230,8 +230,9 @@ impl Store {
         };
         let id: Id = db::query_scalar(
             "INSERT INTO tournaments (realm_id, name, channel, host, starts_at, month, melee, remount, \
-             melee_minutes, seed, scheduled_by, scheduled_at, overrode, status) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled') RETURNING id",
+             melee_minutes, seed, scheduled_by, scheduled_at, overrode, status, place) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'scheduled', \
+             COALESCE(?, (SELECT name FROM realms WHERE id = ?))) RETURNING id",
         )
         .bind(t.realm)
         .bind(t.name)
@@ -246,6 +247,8 @@ impl Store {
         .bind(t.by)
         .bind(t.at.to_rfc3339())
         .bind(overrode)
+        .bind(self.place_of(t.realm, t.channel))
+        .bind(t.realm)
         .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -494,6 +494,8 @@ pub fn works_privately(command: &Command) -> bool {
             | Command::Odds { .. }
             | Command::Tournament
             | Command::Bracket
+            | Command::Link { .. }
+            | Command::Unlink
     )
 }
 
@@ -655,12 +657,21 @@ pub async fn where_fights_stand(
     herald: &str,
     prefix: char,
 ) -> Vec<Outgoing> {
-    let fights = match hub.app().realm(realm).await {
-        Ok(id) => hub.app().store.open_fights(id).await,
+    let app = hub.app();
+    let fights = match app.realm(realm).await {
+        Ok(id) => match app.store.open_fight_places(id).await {
+            Ok(places) => app.store.open_fights(id).await.map(|f| (f, places)),
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     };
+    // This network's fights only: a realm's other networks tell their own.
     let mut channels: Vec<String> = match fights {
-        Ok(fights) => fights.into_iter().map(|f| f.channel).collect(),
+        Ok((fights, places)) => fights
+            .into_iter()
+            .filter(|f| places.get(&f.id).is_none_or(|p| p == realm))
+            .map(|f| app.transport_channel(realm, &f.channel).to_string())
+            .collect(),
         Err(e) => {
             tracing::error!("cannot read the open fights of {realm}: {e:#}");
             return Vec::new();
@@ -1285,6 +1296,14 @@ mod tests {
         }
         for channel in ["!joust evan", "!accept", "!status", "!high", "!enter"] {
             assert!(!works_privately(&p(channel)), "{channel}");
+        }
+    }
+
+    #[test]
+    fn linking_accounts_works_by_private_message() {
+        let p = |line: &str| parse(line, &['!']).unwrap().unwrap();
+        for ok in ["!link", "!link K7QF2M", "!unlink"] {
+            assert!(works_privately(&p(ok)), "{ok}");
         }
     }
 

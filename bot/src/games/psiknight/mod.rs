@@ -141,14 +141,14 @@ pub static OWN_BOOKS: crate::games::OwnBooks = crate::games::OwnBooks {
             let open = store.open_fights(realm).await?;
             Ok(open
                 .into_iter()
-                .map(|f| (f.channel.clone(), Box::new(f) as crate::referee::Open))
+                .map(|f| (f.id, f.channel.clone(), Box::new(f) as crate::referee::Open))
                 .collect())
         })
     },
     holding: |store, realm| {
         Box::pin(async move {
             let held = store.active_tournaments(realm).await?;
-            Ok(held.into_iter().map(|t| t.channel).collect())
+            Ok(held.into_iter().map(|t| (t.id, t.channel)).collect())
         })
     },
     engaged: |app, realm, user| {

@@ -370,15 +370,18 @@ pub fn line(name: &str, options: &[CommandDataOption]) -> Result<String, LineErr
 }
 
 /// Whether the answer to `line` is for its asker's eyes only: a knight's sheet, Honor, ledger,
-/// history and help, a psi declaration (R21: the channel's line is posted apart), and any
-/// mistake in the command.
+/// history and help, a psi declaration (R21: the channel's line is posted apart), `/link` and
+/// `/unlink`, and any mistake in the command.
 pub fn is_private(line: &str) -> bool {
     match parse(line, &['/']) {
         Some(Ok(
             Command::Knight { .. }
             | Command::Honor { .. }
             | Command::Ledger { .. }
-            | Command::Help { .. },
+            | Command::Help { .. }
+            // A link code reaches its asker alone.
+            | Command::Link { .. }
+            | Command::Unlink,
         )) => true,
         Some(Ok(
             Command::Fight { .. }

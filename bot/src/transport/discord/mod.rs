@@ -224,8 +224,10 @@ pub async fn serve(
         // A proxy (or a local fake) keeps the rate limits itself.
         http = http.proxy(proxy).ratelimiter_disabled(true);
     }
+    let shards = config.shards()?;
     let herald = Arc::new(Herald {
         hub,
+        shards: shards.clone(),
         guild_ids: config
             .guild_ids
             .iter()
@@ -245,10 +247,12 @@ pub async fn serve(
         .await
         .context("cannot set up the Discord client")?;
     tokio::spawn(forward(herald, client.http.clone(), outgoing));
-    client
-        .start_autosharded()
-        .await
-        .context("the Discord connection ended")
+    // This process's shards only: a guild's channels live where its shard runs.
+    match shards {
+        None => client.start_autosharded().await,
+        Some(s) => client.start_shard_range(s.range, s.total).await,
+    }
+    .context("the Discord connection ended")
 }
 
 /// Where a message with controls stands, to grey them out later.
@@ -303,6 +307,8 @@ enum Target<'a> {
 /// The transport's state, shared by every shard's handler and the timeout forwarder.
 struct Herald {
     hub: Arc<Hub>,
+    /// The shards this process runs (`[discord] shards`); `None` for all.
+    shards: Option<crate::config::Shards>,
     guild_ids: Vec<GuildId>,
     prefix_commands: bool,
     registered: AtomicBool,
@@ -325,7 +331,9 @@ impl EventHandler for Herald {
             ready.user.name,
             ready.shard
         );
-        if !self.registered.swap(true, Ordering::SeqCst) {
+        // The process owning shard 0 registers the commands for every process.
+        let first = self.shards.as_ref().is_none_or(|s| s.owns_first());
+        if first && !self.registered.swap(true, Ordering::SeqCst) {
             if let Err(e) = self.register(&ctx.http).await {
                 tracing::error!("cannot register the slash commands: {e:#}");
                 self.registered.store(false, Ordering::SeqCst);
@@ -397,6 +405,20 @@ impl EventHandler for Herald {
 }
 
 impl Herald {
+    /// The account `user` plays as in `guild`'s realm: the one it is linked to, else itself
+    /// (also when the books cannot be read: the hub then answers the line itself).
+    async fn playing_as(&self, guild: GuildId, user: &str) -> String {
+        let app = self.hub.app();
+        let account = match app.realm(&guild.to_string()).await {
+            Ok(realm) => app.store.account_of(realm, user).await,
+            Err(e) => Err(e),
+        };
+        account.unwrap_or_else(|e| {
+            tracing::error!("cannot read the links of {user}: {e:#}");
+            user.to_string()
+        })
+    }
+
     async fn register(&self, http: &Http) -> Result<()> {
         let commands = commands::create_commands();
         if self.guild_ids.is_empty() {
@@ -410,6 +432,14 @@ impl Herald {
     }
 
     async fn restore(&self, http: &Http, guild: GuildId) {
+        // Another process's shard: its fights are that process's to restore.
+        if self
+            .shards
+            .as_ref()
+            .is_some_and(|s| !s.owns_guild(guild.get()))
+        {
+            return;
+        }
         let outgoing = match self.hub.restore(&guild.to_string()).await {
             Ok(o) => o,
             Err(e) => {
@@ -445,9 +475,10 @@ impl Herald {
                     .collect()
             })
             .unwrap_or_default();
-        let permissions = &self.hub.app().config.permissions;
+        let config = &self.hub.app().config;
+        let permissions = config.permissions_of(config.realm_of(&guild.to_string()));
         Rights {
-            moderator: is_moderator(permissions, "", &names),
+            moderator: is_moderator(&permissions, "", &names),
         }
     }
 
@@ -551,7 +582,8 @@ impl Herald {
             ComponentInteractionDataKind::StringSelect { values } => values.clone(),
             _ => Vec::new(),
         };
-        let presser = ci.user.id.to_string();
+        // A user linked to another account (`/link`) presses for the account it plays as.
+        let presser = self.playing_as(guild, &ci.user.id.to_string()).await;
         let (line, declaration) = match controls::press(&ci.data.custom_id, &values, &presser) {
             Press::Unknown => {
                 respond_privately(http, ci.id, &ci.token, STALE_CONTROL).await;

@@ -1,0 +1,174 @@
+//! Accounts joined across platforms (`migrations/0014_links.sql`): the one-time codes `/link`
+//! gives, and the links they make. Each change is one transaction that checks and writes.
+
+use super::{db, Id, Store};
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+
+/// Why `/link CODE` was refused; nothing was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkRefused {
+    /// No such code in the realm.
+    Unknown,
+    /// Its 10 minutes are over.
+    Expired,
+    /// It has joined an account already.
+    Used,
+    /// It is the speaker's own code.
+    Own,
+    /// The speaker is linked to an account already (named).
+    Linked(String),
+    /// Other accounts are linked to the speaker (named): it is an account, not a member.
+    HasMembers(Vec<String>),
+    /// The code's account has since been linked to another (named): it is a member now.
+    Chained(String),
+}
+
+/// What `/unlink` undid: each (member, account) link removed.
+pub type Unlinked = Vec<(String, String)>;
+
+impl Store {
+    /// The account `user` plays as: the one it is linked to, else itself.
+    pub async fn account_of(&self, realm: Id, user: &str) -> Result<String> {
+        Ok(self
+            .linked_to(realm, user)
+            .await?
+            .unwrap_or_else(|| user.to_string()))
+    }
+
+    /// The account `user` is linked to, if it is a member of one.
+    pub async fn linked_to(&self, realm: Id, user: &str) -> Result<Option<String>> {
+        Ok(
+            db::query_scalar("SELECT account FROM account_links WHERE realm_id = ? AND member = ?")
+                .bind(realm)
+                .bind(user)
+                .fetch_optional(self.db())
+                .await?,
+        )
+    }
+
+    /// Records `code` for `account`, valid until `expires`; `false` when the realm has that
+    /// code already (the caller draws another).
+    pub async fn new_link_code(
+        &self,
+        realm: Id,
+        account: &str,
+        code: &str,
+        expires: DateTime<Utc>,
+    ) -> Result<bool> {
+        let done = db::query(
+            "INSERT INTO link_codes (realm_id, code, account, expires_at) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (realm_id, code) DO NOTHING",
+        )
+        .bind(realm)
+        .bind(code)
+        .bind(account)
+        .bind(expires.to_rfc3339())
+        .execute(self.db())
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// `member` types `code`: checks it (known, unexpired, unused, another's) and that neither
+    /// side is linked the wrong way, then links `member` to the code's account and spends the
+    /// code, in one transaction. Returns the account.
+    pub async fn use_link_code(
+        &self,
+        realm: Id,
+        member: &str,
+        code: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Result<String, LinkRefused>> {
+        let mut tx = self.db().begin_write().await?;
+        let row = db::query(
+            "SELECT id, account, expires_at, used_at FROM link_codes WHERE realm_id = ? AND code = ?",
+        )
+        .bind(realm)
+        .bind(code)
+        .fetch_optional(&mut tx)
+        .await?;
+        let Some(row) = row else {
+            return Ok(Err(LinkRefused::Unknown));
+        };
+        let id: Id = row.try_get("id")?;
+        let account: String = row.try_get("account")?;
+        let expires: String = row.try_get("expires_at")?;
+        let used: Option<String> = row.try_get("used_at")?;
+        if used.is_some() {
+            return Ok(Err(LinkRefused::Used));
+        }
+        if DateTime::parse_from_rfc3339(&expires)? <= now {
+            return Ok(Err(LinkRefused::Expired));
+        }
+        if account == member {
+            return Ok(Err(LinkRefused::Own));
+        }
+        let linked: Option<String> =
+            db::query_scalar("SELECT account FROM account_links WHERE realm_id = ? AND member = ?")
+                .bind(realm)
+                .bind(member)
+                .fetch_optional(&mut tx)
+                .await?;
+        if let Some(to) = linked {
+            return Ok(Err(LinkRefused::Linked(to)));
+        }
+        let members: Vec<String> = db::query_scalar(
+            "SELECT member FROM account_links WHERE realm_id = ? AND account = ? ORDER BY id",
+        )
+        .bind(realm)
+        .bind(member)
+        .fetch_all(&mut tx)
+        .await?;
+        if !members.is_empty() {
+            return Ok(Err(LinkRefused::HasMembers(members)));
+        }
+        let chained: Option<String> =
+            db::query_scalar("SELECT account FROM account_links WHERE realm_id = ? AND member = ?")
+                .bind(realm)
+                .bind(&account)
+                .fetch_optional(&mut tx)
+                .await?;
+        if let Some(to) = chained {
+            return Ok(Err(LinkRefused::Chained(to)));
+        }
+        db::query("INSERT INTO account_links (realm_id, member, account, at) VALUES (?, ?, ?, ?)")
+            .bind(realm)
+            .bind(member)
+            .bind(&account)
+            .bind(now.to_rfc3339())
+            .execute(&mut tx)
+            .await?;
+        db::query("UPDATE link_codes SET used_by = ?, used_at = ? WHERE id = ?")
+            .bind(member)
+            .bind(now.to_rfc3339())
+            .bind(id)
+            .execute(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Ok(account))
+    }
+
+    /// Undoes `user`'s links: its own to an account, or every member's to it. Returns them.
+    pub async fn unlink(&self, realm: Id, user: &str) -> Result<Unlinked> {
+        let mut tx = self.db().begin_write().await?;
+        let rows = db::query(
+            "SELECT member, account FROM account_links WHERE realm_id = ? \
+             AND (member = ?2 OR account = ?2) ORDER BY id",
+        )
+        .bind(realm)
+        .bind(user)
+        .fetch_all(&mut tx)
+        .await?;
+        let links = rows
+            .iter()
+            .map(|r| Ok((r.try_get("member")?, r.try_get("account")?)))
+            .collect::<Result<Unlinked>>()?;
+        db::query("DELETE FROM account_links WHERE realm_id = ? AND (member = ?2 OR account = ?2)")
+            .bind(realm)
+            .bind(user)
+            .execute(&mut tx)
+            .await?;
+        tx.commit().await?;
+        Ok(links)
+    }
+}
