@@ -459,7 +459,7 @@ pub struct OwnBooks {
     pub open: OpenOwn,
     /// The channels holding something of the game's (a tournament, with its number) that each
     /// loads at start-up and after a schedule.
-    pub holding: for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(Id, String)>>>,
+    pub holding: Holding,
     /// The channels where a player's character fights or is enlisted (the places a private
     /// command may be meant for), beyond the challenges the sessions tell.
     pub engaged: EngagedIn,
@@ -468,6 +468,9 @@ pub struct OwnBooks {
 /// [`OwnBooks::open`]: each open fight with its number and channel.
 pub type OpenOwn =
     for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(Id, String, crate::referee::Open)>>>;
+
+/// [`OwnBooks::holding`]: each tournament's number and channel.
+pub type Holding = for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(Id, String)>>>;
 
 /// [`OwnBooks::engaged`]: the channels of a player in a realm.
 pub type EngagedIn = for<'a> fn(&'a App, Id, &'a str) -> BoxFuture<'a, Result<Vec<String>>>;
