@@ -43,6 +43,10 @@ pub struct Web {
     /// when they were read: good until a channel speaks again (every change to the books comes
     /// with a line of chat). A page read anew costs one indexed read of the sums the books keep.
     standings: Mutex<HashMap<StandingsPage, Kept>>,
+    /// The realms found by name.
+    realms: Mutex<HashMap<String, Id>>,
+    /// Each realm's names its players go by, with [`App::spoken`] when they were read.
+    names: Mutex<HashMap<Id, (u64, Arc<Names>)>>,
 }
 
 /// A page of standings: the realm, the order, the first row and how many rows.
@@ -102,6 +106,8 @@ pub fn router(app: Arc<App>) -> Router {
         app,
         odds: Mutex::new(HashMap::new()),
         standings: Mutex::new(HashMap::new()),
+        realms: Mutex::new(HashMap::new()),
+        names: Mutex::new(HashMap::new()),
     });
     Router::new()
         .route("/", get(realm::index))
@@ -252,17 +258,49 @@ impl Web {
     }
 
     /// The names the realm's players go by, for a page's owners.
-    async fn names(&self, realm: Id) -> Result<Names> {
-        Ok(Names(self.app.store.web_shown_names(realm).await?))
+    /// Kept, like the standings, until a channel next speaks.
+    async fn names(&self, realm: Id) -> Result<Arc<Names>> {
+        let now = self.app.spoken();
+        let kept = self
+            .names
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&realm)
+            .filter(|(at, _)| *at == now)
+            .map(|(_, names)| names.clone());
+        if let Some(names) = kept {
+            return Ok(names);
+        }
+        let names = Arc::new(Names(self.app.store.web_shown_names(realm).await?));
+        self.names
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(realm, (now, names.clone()));
+        Ok(names)
     }
 
-    /// The realm's id by name, or the 404.
+    /// The realm's id by name, or the 404. A realm found is kept: the books never remove nor
+    /// rename one.
     async fn realm(&self, name: &str) -> std::result::Result<Id, Oops> {
-        self.app
+        if let Some(id) = self
+            .realms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+        {
+            return Ok(*id);
+        }
+        let id = self
+            .app
             .store
             .web_realm(name)
             .await?
-            .ok_or_else(|| Oops::NotFound("realm".into()))
+            .ok_or_else(|| Oops::NotFound("realm".into()))?;
+        self.realms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name.to_string(), id);
+        Ok(id)
     }
 
     /// The realm's id and its tournament, both as the URL names them, or the 404: one check
