@@ -4,6 +4,42 @@
 use super::{db, Id, Store};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long an account read for a speaker is kept before the books are asked again: the bound
+/// on how late another process's `/link` or `/unlink` reaches this one. A change made through
+/// this store is seen at once.
+pub const LINK_KEPT: Duration = Duration::from_secs(10);
+
+/// Entries kept at most; past that the cache starts over.
+const LINKS_KEPT: usize = 100_000;
+
+/// The accounts speakers were lately read to play as, so that a command does not ask the books
+/// each time (every command of every player needs the answer; links are rare).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LinkCache(Arc<Mutex<HashMap<(Id, String), (Option<String>, Instant)>>>);
+
+impl LinkCache {
+    fn get(&self, realm: Id, user: &str) -> Option<Option<String>> {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let (account, at) = kept.get(&(realm, user.to_string()))?;
+        (at.elapsed() < LINK_KEPT).then(|| account.clone())
+    }
+
+    fn put(&self, realm: Id, user: &str, account: Option<String>) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= LINKS_KEPT {
+            kept.clear();
+        }
+        kept.insert((realm, user.to_string()), (account, Instant::now()));
+    }
+
+    fn forget(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+}
 
 /// Why `/link CODE` was refused; nothing was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,11 +65,18 @@ pub type Unlinked = Vec<(String, String)>;
 
 impl Store {
     /// The account `user` plays as: the one it is linked to, else itself.
+    /// Read through [`LinkCache`]: a link made or undone in another process counts here within
+    /// [`LINK_KEPT`].
     pub async fn account_of(&self, realm: Id, user: &str) -> Result<String> {
-        Ok(self
-            .linked_to(realm, user)
-            .await?
-            .unwrap_or_else(|| user.to_string()))
+        let account = match self.links.get(realm, user) {
+            Some(kept) => kept,
+            None => {
+                let read = self.linked_to(realm, user).await?;
+                self.links.put(realm, user, read.clone());
+                read
+            }
+        };
+        Ok(account.unwrap_or_else(|| user.to_string()))
     }
 
     /// The account `user` is linked to, if it is a member of one.
@@ -145,6 +188,7 @@ impl Store {
             .execute(&mut tx)
             .await?;
         tx.commit().await?;
+        self.links.forget();
         Ok(Ok(account))
     }
 
@@ -169,6 +213,7 @@ impl Store {
             .execute(&mut tx)
             .await?;
         tx.commit().await?;
+        self.links.forget();
         Ok(links)
     }
 }

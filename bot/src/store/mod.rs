@@ -189,6 +189,8 @@ pub struct Store {
     writes: tokio::sync::mpsc::Sender<Write>,
     /// Where the channels opened here live.
     places: places::Places,
+    /// The accounts speakers were lately read to play as.
+    links: links::LinkCache,
 }
 
 /// A fight step waiting for the book writer.
@@ -891,6 +893,7 @@ impl Store {
             pool,
             writes,
             places: places::Places::default(),
+            links: links::LinkCache::default(),
         }
     }
 
