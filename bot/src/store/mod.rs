@@ -1120,8 +1120,13 @@ impl Store {
         folded: &str,
     ) -> Result<Vec<(Id, String, bool)>> {
         let rows = db::query(
+            // Two searches of the folds' index, not one `fold = ? OR fold IS NULL`, which reads
+            // every knight of the realm.
             "SELECT k.id, k.name, k.retired FROM knight_folds f JOIN knights k ON k.id = f.knight_id \
-             WHERE f.realm_id = ? AND (f.fold = ? OR f.fold IS NULL) ORDER BY k.id",
+             WHERE f.realm_id = ?1 AND f.fold = ?2 \
+             UNION ALL SELECT k.id, k.name, k.retired FROM knight_folds f \
+             JOIN knights k ON k.id = f.knight_id WHERE f.realm_id = ?1 AND f.fold IS NULL \
+             ORDER BY 1",
         )
         .bind(realm)
         .bind(folded)
