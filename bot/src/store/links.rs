@@ -19,7 +19,10 @@ const LINKS_KEPT: usize = 100_000;
 /// The accounts speakers were lately read to play as, so that a command does not ask the books
 /// each time (every command of every player needs the answer; links are rare).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct LinkCache(Arc<Mutex<HashMap<(Id, String), (Option<String>, Instant)>>>);
+pub(crate) struct LinkCache(Arc<Mutex<Kept>>);
+
+/// Each (realm, speaker): the account it plays as, if linked, and when that was read.
+type Kept = HashMap<(Id, String), (Option<String>, Instant)>;
 
 impl LinkCache {
     fn get(&self, realm: Id, user: &str) -> Option<Option<String>> {
