@@ -9,7 +9,7 @@ use crate::app::App;
 use crate::command::{parse_in, Command, GameCommand};
 use crate::dice::{FightDice, ReplayDice};
 use crate::fairness::seed_hash;
-use crate::games::{AsOf, Game, Meaning, Member, Sides};
+use crate::games::{AsOf, Game, Meaning, Sides};
 use crate::store::games::{
     BoutEnd, BoutMember, Character, CharacterError, MemberEnd, NewBout, OpenBout, Record,
 };
@@ -404,7 +404,7 @@ impl<G: Game> Referee<G> {
         if let Some(why) = self.unable(&[&mine, &theirs])? {
             return Ok(vec![why]);
         }
-        let sides = self.sides(&[&mine, &theirs], 1);
+        let sides = crate::games::sides_of(&self.game, &[&mine, &theirs], 1)?;
         let npc = theirs.is_npc();
         let secs = self.app.config.realm.challenge_timeout_secs;
         let line = if npc {
@@ -445,46 +445,6 @@ impl<G: Game> Referee<G> {
     fn challenge_event(&self, kind: &'static str, sides: &Sides, by: Side) {
         if let Some(event) = self.game.challenge_event(kind, sides, by) {
             self.app.log_game_events(G::ID, std::iter::once(event));
-        }
-    }
-
-    /// The sides of `fighters` in listing order, the first `challengers` the challenger's. A
-    /// side of several reads "Ash and Cai" in `styled`; its first member is its lead.
-    fn sides(&self, fighters: &[&Character], challengers: usize) -> Sides {
-        let members: Vec<Member> = fighters
-            .iter()
-            .enumerate()
-            .map(|(i, c)| Member {
-                side: if i < challengers {
-                    Side::Challenger
-                } else {
-                    Side::Challenged
-                },
-                styled: self.game.styled(c),
-                plain: c.name.clone(),
-                user: c.owner.clone().unwrap_or_else(|| c.name.clone()),
-                npc: c.is_npc(),
-            })
-            .collect();
-        // The leads: the challenger and the first foe.
-        let (a, b) = (&members[0], &members[challengers.min(members.len() - 1)]);
-        let styled = |side: Side, lead: &Member| {
-            let names: Vec<&str> = members
-                .iter()
-                .filter(|m| m.side == side)
-                .map(|m| m.styled.as_str())
-                .collect();
-            match names.as_slice() {
-                [_] | [] => lead.styled.clone(),
-                [init @ .., last] => format!("{} and {last}", init.join(", ")),
-            }
-        };
-        Sides {
-            styled: [styled(Side::Challenger, a), styled(Side::Challenged, b)],
-            plain: [a.plain.clone(), b.plain.clone()],
-            users: [a.user.clone(), b.user.clone()],
-            npc: [a.npc, b.npc],
-            members,
         }
     }
 
@@ -609,7 +569,7 @@ impl<G: Game> Referee<G> {
         if let Some(why) = self.unable(&refs)? {
             return Ok(vec![why]);
         }
-        let sides = self.sides(&refs, 1 + allies.len());
+        let sides = crate::games::sides_of(&self.game, &refs, 1 + allies.len())?;
         let accepted: Vec<bool> = sides
             .members
             .iter()
@@ -1807,7 +1767,7 @@ impl<G: Game> Referee<G> {
             );
         }
         let refs: Vec<&Character> = fighters.iter().collect();
-        let sides = self.sides(&refs, challengers);
+        let sides = crate::games::sides_of(&self.game, &refs, challengers)?;
         let orders = vec![None; fighters.len()];
         self.fight = Some(Live {
             id: bout.id,

@@ -653,7 +653,8 @@ pub fn narrated(
         challengers: usize,
     ) -> Result<Vec<NarratedStep>> {
         let game = G::new(config)?;
-        let sides = sides_of(&game, fighters, challengers)?;
+        let refs: Vec<&Character> = fighters.iter().collect();
+        let sides = sides_of(&game, &refs, challengers)?;
         let names = sides.plain.clone();
         let setup = serde_json::from_value(bout.setup.clone())?;
         let mut rng = herald_engine::dice::SeededDice::new(bout.seed);
@@ -692,9 +693,14 @@ pub fn narrated(
     })
 }
 
-/// The sides of a finished or open fight as its channel named them: each creature styled by
-/// its game, a side of several read "Ash and Cai", the leads the challenger and the first foe.
-fn sides_of<G: Game>(game: &G, fighters: &[Character], challengers: usize) -> Result<Sides> {
+/// The sides of `fighters` in listing order, the first `challengers` the challenger's, as the
+/// channel names them: each creature styled by its game, a side of several read "Ash and
+/// Cai", the leads the challenger and the first foe (the referee's, and a replay's).
+pub(crate) fn sides_of<G: Game>(
+    game: &G,
+    fighters: &[&Character],
+    challengers: usize,
+) -> Result<Sides> {
     let members: Vec<Member> = fighters
         .iter()
         .enumerate()
