@@ -203,3 +203,32 @@ fn the_hub_and_the_session_read_no_games_own_books() {
         }
     }
 }
+
+/// What a game supplies is a field of its entry in the list (`GameInfo`), never a dispatch on
+/// its id: no `match` arm in the registry, the web's replay or Discord's moves picks a game by
+/// its `ID`.
+#[test]
+fn nothing_dispatches_on_a_games_id() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for rel in [
+        "games/mod.rs",
+        "games/replay.rs",
+        "web/fight.rs",
+        "transport/discord/commands.rs",
+    ] {
+        let code = code(&root.join(rel));
+        for (n, line) in code.lines().enumerate() {
+            assert!(
+                !(line.contains("::ID =>") || line.contains("::ID |")),
+                "{rel}:{} picks a game by its id: {}",
+                n + 1,
+                line.trim()
+            );
+        }
+    }
+    let replay = code(&root.join("web/fight.rs"));
+    assert!(
+        !replay.contains("herald_engine::psiknight") && !replay.contains("Match::start"),
+        "the web's replay tells a joust itself, beside GameInfo::replay"
+    );
+}

@@ -25,6 +25,7 @@ pub mod pfpduel;
 pub mod powerpool;
 pub mod psiknight;
 pub mod psimorphs;
+pub mod replay;
 pub mod tourney;
 
 /// The names of a fight's two sides: "Sir Ector" for narration, and who speaks for each (the
@@ -444,9 +445,14 @@ pub struct GameInfo {
     pub verify: Verify,
     /// Two of its characters, ready for `herald simulate`.
     pub matchup: FindMatchup,
-    /// A step's events (the game's JSON) in the words of its channel's full narration, for a
-    /// replay; `None` for a game whose replays show its events as data.
-    pub replay_lines: Option<ReplayLines>,
+    /// A character's sheet and state as the game shows them (`/sheet`), for the web's pages.
+    pub sheet_lines: SheetLines,
+    /// A fight of the game told again from the books, each step in the words its channel read.
+    pub replay: replay::ReplayFight,
+    /// Whether a command of its table is a move in a fight (a decision that takes a turn, a
+    /// challenge), after which earlier buttons no longer stand; the shared `/accept` and
+    /// `/decline` are moves in every game.
+    pub is_move: fn(&CommandSpec) -> bool,
     /// What the game keeps in books of its own beyond the one fight log, which the hub asks
     /// about at start-up and for a private command; `None` for a game without.
     pub own_books: Option<&'static OwnBooks>,
@@ -481,8 +487,19 @@ impl std::fmt::Debug for OwnBooks {
     }
 }
 
-/// A step's events, as the game's JSON, told in full with the fighters' names.
-pub type ReplayLines = fn(&[Value], &[String; 2]) -> Result<Vec<String>>;
+/// [`GameInfo::sheet_lines`]: a character's sheet and state in lines.
+pub type SheetLines = fn(&Config, &Character) -> Result<Vec<String>>;
+
+/// [`GameInfo::sheet_lines`] of a game on the seam: its [`Game::sheet_lines`].
+pub fn sheet_lines<G: Game>(config: &Config, character: &Character) -> Result<Vec<String>> {
+    G::new(config)?.sheet_lines(character)
+}
+
+/// [`GameInfo::is_move`] of a game whose moves are its decisions: an entry of its `/help`
+/// heading Decisions.
+pub fn decides(spec: &CommandSpec) -> bool {
+    spec.group == crate::command::Group::Decisions
+}
 
 /// PsiKnight, the first game.
 pub const PSIKNIGHT: GameInfo = GameInfo {
@@ -494,7 +511,9 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     check: |_| Ok(()),
     verify: |store, id| Box::pin(psiknight::verify::verify_joust(store, id)),
     matchup: psiknight::simulate::matchup,
-    replay_lines: Some(psiknight::render::replay_lines),
+    sheet_lines: psiknight::sheet_lines,
+    replay: psiknight::replay::replay,
+    is_move: psiknight::commands::is_move,
     own_books: Some(&psiknight::OWN_BOOKS),
 };
 
@@ -528,7 +547,9 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| tourney::Tourney::new(config).map(drop),
         verify: crate::referee::verify::<tourney::Tourney>,
         matchup: crate::simulate::matchup::<tourney::Tourney>,
-        replay_lines: None,
+        sheet_lines: sheet_lines::<tourney::Tourney>,
+        replay: replay::bout::<tourney::Tourney>,
+        is_move: decides,
         own_books: None,
     },
     GameInfo {
@@ -540,7 +561,9 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| pfpduel::PfpDuel::new(config).map(drop),
         verify: crate::referee::verify::<pfpduel::PfpDuel>,
         matchup: crate::simulate::matchup::<pfpduel::PfpDuel>,
-        replay_lines: None,
+        sheet_lines: sheet_lines::<pfpduel::PfpDuel>,
+        replay: replay::bout::<pfpduel::PfpDuel>,
+        is_move: decides,
         own_books: None,
     },
     GameInfo {
@@ -552,7 +575,9 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| psimorphs::PsiMorphs::new(config).map(drop),
         verify: crate::referee::verify::<psimorphs::PsiMorphs>,
         matchup: crate::simulate::matchup::<psimorphs::PsiMorphs>,
-        replay_lines: None,
+        sheet_lines: sheet_lines::<psimorphs::PsiMorphs>,
+        replay: replay::bout::<psimorphs::PsiMorphs>,
+        is_move: decides,
         own_books: None,
     },
     GameInfo {
@@ -564,7 +589,9 @@ pub const GAMES: &[GameInfo] = &[
         check: |config| powerpool::PowerPool::new(config).map(drop),
         verify: crate::referee::verify::<powerpool::PowerPool>,
         matchup: crate::simulate::matchup::<powerpool::PowerPool>,
-        replay_lines: None,
+        sheet_lines: sheet_lines::<powerpool::PowerPool>,
+        replay: replay::bout::<powerpool::PowerPool>,
+        is_move: decides,
         own_books: None,
     },
 ];
@@ -615,82 +642,6 @@ pub fn check(config: &Config) -> Result<()> {
 /// The ids of every game, for messages: "psiknight, tourney".
 pub fn ids() -> String {
     GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
-}
-
-/// A character's sheet and state as its game shows them (`/sheet`), for the web pages; `None`
-/// for a game this list does not know.
-pub fn sheet_lines(config: &Config, character: &Character) -> Option<Result<Vec<String>>> {
-    fn of<G: Game>(config: &Config, character: &Character) -> Result<Vec<String>> {
-        G::new(config)?.sheet_lines(character)
-    }
-    Some(match character.game.as_str() {
-        tourney::Tourney::ID => of::<tourney::Tourney>(config, character),
-        pfpduel::PfpDuel::ID => of::<pfpduel::PfpDuel>(config, character),
-        psimorphs::PsiMorphs::ID => of::<psimorphs::PsiMorphs>(config, character),
-        powerpool::PowerPool::ID => of::<powerpool::PowerPool>(config, character),
-        _ => return None,
-    })
-}
-
-/// One step of a fight replayed for its web page: the events as the game's JSON and the lines
-/// the channel read for them.
-pub type NarratedStep = (Vec<Value>, Vec<String>);
-
-/// A fight of a game on the seam replayed from its seed and decisions and told as the channel
-/// told it: each step's events as JSON, and `Game::narrate` over them, its creatures as
-/// `fighters` in listing order (the challenger's side the first `challengers`). `None` for a
-/// game this list does not know.
-pub fn narrated(
-    config: &Config,
-    bout: &crate::store::games::OpenBout,
-    fighters: &[Character],
-    challengers: usize,
-) -> Option<Result<Vec<NarratedStep>>> {
-    fn of<G: Game>(
-        config: &Config,
-        bout: &crate::store::games::OpenBout,
-        fighters: &[Character],
-        challengers: usize,
-    ) -> Result<Vec<NarratedStep>> {
-        let game = G::new(config)?;
-        let refs: Vec<&Character> = fighters.iter().collect();
-        let sides = sides_of(&game, &refs, challengers)?;
-        let names = sides.plain.clone();
-        let setup = serde_json::from_value(bout.setup.clone())?;
-        let mut rng = herald_engine::dice::SeededDice::new(bout.seed);
-        let mut steps = bout.steps.iter();
-        let Some(first) = steps.next() else {
-            return Ok(Vec::new());
-        };
-        let mut dice = crate::dice::ReplayDice::new(&mut rng, first.rolls.clone());
-        let (mut fight, events) = G::Fight::start(setup, &mut dice);
-        let tell = |events: &[<G::Fight as Fight>::Event]| -> NarratedStep {
-            (
-                events.iter().map(|e| game.event_json(e, &names)).collect(),
-                game.narrate(events, &sides),
-            )
-        };
-        let mut told = vec![tell(&events)];
-        for step in steps {
-            let step = step.decoded::<<G::Fight as Fight>::Decision>()?;
-            let (Some(side), Some(decision)) = (step.side, step.decision) else {
-                anyhow::bail!("fight #{} has a step without a decision", bout.id);
-            };
-            let mut dice = crate::dice::ReplayDice::new(&mut rng, step.rolls.clone());
-            let events = fight
-                .decide(side, decision, &mut dice)
-                .map_err(|e| anyhow::anyhow!("fight #{} no longer replays: {e}", bout.id))?;
-            told.push(tell(&events));
-        }
-        Ok(told)
-    }
-    Some(match bout.game.as_str() {
-        tourney::Tourney::ID => of::<tourney::Tourney>(config, bout, fighters, challengers),
-        pfpduel::PfpDuel::ID => of::<pfpduel::PfpDuel>(config, bout, fighters, challengers),
-        psimorphs::PsiMorphs::ID => of::<psimorphs::PsiMorphs>(config, bout, fighters, challengers),
-        powerpool::PowerPool::ID => of::<powerpool::PowerPool>(config, bout, fighters, challengers),
-        _ => return None,
-    })
 }
 
 /// The sides of `fighters` in listing order, the first `challengers` the challenger's, as the

@@ -10,8 +10,6 @@ use crate::store::Id;
 use anyhow::Result;
 use axum::extract::{Path, Query, State};
 use axum::response::IntoResponse;
-use herald_engine::dice::SeededDice;
-use herald_engine::psiknight::{Match, PsiSkill, Skill};
 use maud::{html, Markup};
 use serde::Serialize;
 use serde_json::Value;
@@ -82,172 +80,38 @@ fn event_words(event: &Value) -> String {
     }
 }
 
-/// A setup of JSON as label/value pairs, nested keys joined by dots, each with the side it
-/// belongs to: the first index of a list of objects (the two fighters) names the side; what
-/// no side owns (the house tables) has none.
-fn flatten(
-    prefix: &str,
-    value: &Value,
-    side: Option<usize>,
-    out: &mut Vec<(String, String, Option<usize>)>,
-) {
-    let key = |k: &str| {
-        if prefix.is_empty() {
-            k.to_string()
-        } else {
-            format!("{prefix}.{k}")
-        }
-    };
-    match value {
-        Value::Object(map) => {
-            for (k, v) in map {
-                flatten(&key(k), v, side, out);
-            }
-        }
-        Value::Array(items) if side.is_none() && items.iter().all(Value::is_object) => {
-            for (i, v) in items.iter().enumerate() {
-                flatten(prefix, v, Some(i), out);
-            }
-        }
-        Value::String(s) => out.push((prefix.to_string(), s.clone(), side)),
-        other => out.push((prefix.to_string(), other.to_string(), side)),
-    }
-}
-
-/// A step's events in the words of its game's full narration, through the game's
-/// [`crate::games::GameInfo::replay_lines`]; as data for a game without.
-fn replay_lines(game: &str, events: &[impl Serialize], names: &[String; 2]) -> Result<Vec<String>> {
-    let events = events
-        .iter()
-        .map(serde_json::to_value)
-        .collect::<Result<Vec<_>, _>>()?;
-    match crate::games::find(game).and_then(|g| g.replay_lines) {
-        Some(tell) => tell(&events, names),
-        None => Ok(events.iter().map(Value::to_string).collect()),
-    }
-}
-
-/// Tells fight `f` again from the books, each game's by its own narration as the channel read
-/// it (PsiKnight's through `render`, the others' through their `Game::narrate`), with the dice
-/// of every step.
+/// Tells fight `f` again from the books, through its game's
+/// [`crate::games::GameInfo::replay`] (each step as the channel read it), with the dice of every
+/// step; a step its narration says nothing of shows its events in words.
 pub async fn tell(web: &Web, f: &FightSummary) -> Result<Told> {
     let store = &web.app.store;
-    if f.game == crate::games::PSIKNIGHT.id {
-        let fight = store.fight(f.id).await?;
-        let mut names = [String::new(), String::new()];
-        for (i, id) in fight.knights.iter().enumerate() {
-            names[i] = match store.knight(*id).await? {
-                Some(k) => k.styled(),
-                None => fight.setup.knights[i].name.clone(),
-            };
-        }
-        let sheets = fight.setup.knights.clone().map(|k| {
-            let mut rows = vec![
-                ("name".to_string(), k.name.clone()),
-                ("monarch".to_string(), k.monarch.name().to_string()),
-            ];
-            rows.extend(
-                Skill::ALL
-                    .iter()
-                    .map(|s| (s.name().to_string(), k.skill(*s).to_string())),
-            );
-            rows.extend(
-                PsiSkill::ALL
-                    .iter()
-                    .filter(|s| k.psi(**s) > 0)
-                    .map(|s| (s.name().to_string(), k.psi(*s).to_string())),
-            );
-            rows
-        });
-        let mut rng = SeededDice::new(fight.seed);
-        let mut steps = Vec::new();
-        let mut m: Option<Match> = None;
-        for (n, step) in fight.steps.iter().enumerate() {
-            let mut dice = crate::dice::ReplayDice::new(&mut rng, step.rolls.clone());
-            let (events, head) = match (&mut m, step.side, step.decision) {
-                (None, _, _) => {
-                    let (started, events) = Match::start(fight.setup.clone(), &mut dice);
-                    m = Some(started);
-                    (events, "Start".to_string())
-                }
-                (Some(m), Some(side), Some(decision)) => {
-                    let events = m.decide(side, decision, &mut dice).map_err(|e| {
-                        anyhow::anyhow!("fight #{} step {n} no longer replays: {e}", f.id)
-                    })?;
-                    let who = &names[side.index()];
-                    (events, format!("{who}: {decision}"))
-                }
-                _ => anyhow::bail!("fight #{} step {n} has no decision", f.id),
-            };
-            steps.push(ToldStep {
-                n,
-                head,
-                lines: replay_lines(&f.game, &events, &names)?,
-                dice: dice_text(&step.rolls),
-                events: Vec::new(),
-            });
-        }
-        return Ok(Told { sheets, steps });
-    }
-    let bout = store.bout(f.id).await?;
-    let names = f.fighters.clone();
-    let mut rows = Vec::new();
-    flatten("", &bout.setup, None, &mut rows);
-    let sheets = [0, 1].map(|i| {
-        rows.iter()
-            .filter(|(_, _, side)| *side == Some(i))
-            .map(|(k, v, _)| (k.clone(), v.clone()))
-            .collect()
-    });
-    // Every creature in listing order: a group fight's members, else the two.
-    let (ids, challengers) = if bout.members.is_empty() {
-        (bout.characters.to_vec(), 1)
-    } else {
-        (
-            bout.members.iter().map(|m| m.character).collect::<Vec<_>>(),
-            bout.members.iter().filter(|m| m.side == 0).count(),
-        )
+    let replay = match crate::games::find(&f.game) {
+        Some(game) => (game.replay)(store, &web.app.config, f).await?,
+        None => crate::games::replay::untold(store, f).await?,
     };
-    let mut fighters = Vec::with_capacity(ids.len());
-    for id in &ids {
-        fighters.extend(store.character(*id).await?);
-    }
-    // Without every creature in the books the narration cannot name them: the events alone.
-    let told = match (fighters.len() == ids.len())
-        .then(|| crate::games::narrated(&web.app.config, &bout, &fighters, challengers))
-        .flatten()
-    {
-        Some(told) => told?,
-        None => Vec::new(),
-    };
-    let steps = bout
+    let steps = replay
         .steps
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(n, step)| {
-            let head = match (step.side, &step.decision) {
-                (Some(side), Some(d)) => {
-                    format!("{}: {}", names[side.index()], d.trim_matches('"'))
-                }
-                _ => "Start".to_string(),
-            };
-            let (events, lines) = told.get(n).cloned().unwrap_or_default();
-            // A game whose narration says nothing of a step still shows its events.
-            let lines = if lines.is_empty() {
-                events.iter().map(event_words).collect()
+            let lines = if step.lines.is_empty() {
+                step.events.iter().map(event_words).collect()
             } else {
-                lines
+                step.lines
             };
             ToldStep {
                 n,
-                head,
+                head: step.head,
                 lines,
                 dice: dice_text(&step.rolls),
-                events,
+                events: step.events,
             }
         })
         .collect();
-    Ok(Told { sheets, steps })
+    Ok(Told {
+        sheets: replay.sheets,
+        steps,
+    })
 }
 
 /// A fight of the realm by its number, or the 404.

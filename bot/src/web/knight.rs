@@ -146,10 +146,9 @@ pub async fn character(
         .character_named(id, info.id, &name)
         .await?
         .ok_or_else(|| Oops::NotFound("character".into()))?;
-    let lines = match crate::games::sheet_lines(&web.app.config, &c) {
-        Some(Ok(lines)) => lines,
-        Some(Err(e)) => vec![format!("(the sheet cannot be shown: {e})")],
-        None => vec![c.sheet.to_string(), c.state.to_string()],
+    let lines = match (info.sheet_lines)(&web.app.config, &c) {
+        Ok(lines) => lines,
+        Err(e) => vec![format!("(the sheet cannot be shown: {e})")],
     };
     let (fights, fought) = web.app.store.fights_of_character(c.id, 0, FIGHTS).await?;
     let names = web.names(id).await?;

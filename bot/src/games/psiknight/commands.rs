@@ -661,3 +661,13 @@ const PARTS: &[&[CommandSpec]] = &[KNIGHTS, DICE, LEDGER, HISTORY, BOOKS, FIGHTS
 /// its `/help`, its suggestions and Discord's slash commands. The table every channel reads a
 /// line by after its own game's ([`crate::games::FALLBACK`]).
 pub static COMMANDS: [CommandSpec; count(PARTS)] = concat(PARTS);
+
+/// [`crate::games::GameInfo::is_move`]: a joust's decisions and a challenge to one; arming
+/// psi and choosing a Bonus's use change no one's turn.
+pub fn is_move(spec: &CommandSpec) -> bool {
+    match spec.path {
+        ["psi"] | ["bonus"] => false,
+        ["joust"] => true,
+        _ => spec.group == Group::Decisions,
+    }
+}

@@ -31,11 +31,24 @@ mod held;
 pub mod office;
 pub mod picture;
 pub mod render;
+pub mod replay;
 pub mod rules;
 pub mod simulate;
 pub mod tournament;
 pub mod verify;
 use held::Held;
+
+/// [`crate::games::GameInfo::sheet_lines`]: a knight lives in PsiKnight's own books, not among
+/// the characters; a row of that game there is shown as it is stored.
+pub fn sheet_lines(
+    _config: &crate::config::Config,
+    character: &crate::store::games::Character,
+) -> Result<Vec<String>> {
+    Ok(vec![
+        character.sheet.to_string(),
+        character.state.to_string(),
+    ])
+}
 
 /// An open challenge, waiting for `/accept`.
 #[derive(Clone, Debug)]

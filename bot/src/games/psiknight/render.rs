@@ -9,16 +9,6 @@ use herald_engine::psiknight::{Decision, Match, Prompt, PromptKind, Side};
 /// Display names, challenger first ("Dame Dara", "Sir Eoin").
 pub type Names = [String; 2];
 
-/// A step's events, as JSON, told as a channel tells them in full: a joust's replay
-/// ([`crate::games::GameInfo::replay_lines`]).
-pub fn replay_lines(events: &[serde_json::Value], names: &Names) -> anyhow::Result<Vec<String>> {
-    let events = events
-        .iter()
-        .map(|e| serde_json::from_value(e.clone()))
-        .collect::<Result<Vec<Event>, _>>()?;
-    Ok(narrate(&events, names))
-}
-
 fn injury_words(kind: Injury) -> &'static str {
     match kind {
         Injury::WeaponArm => "a weapon-arm injury (no Block, Sword halved)",

@@ -419,18 +419,29 @@ fn in_fallback(spec: &CommandSpec) -> bool {
 }
 
 /// Whether `line` is a move in a fight or an answer to a challenge, after which earlier buttons
-/// in the channel no longer stand. Psi and Bonus declarations change no one's turn.
+/// in the channel no longer stand: `/accept` or `/decline`, or what a game's channel reads as
+/// one of that game's moves ([`crate::games::GameInfo::is_move`]).
 pub fn is_fight_move(line: &str) -> bool {
-    use herald_engine::psiknight::Decision;
-    match parse(line, &['/', '!']) {
-        Some(Ok(Command::Decide(Decision::Psi(_) | Decision::Bonus(_)))) => false,
-        Some(Ok(
-            Command::Decide(_) | Command::Accept | Command::Decline | Command::Joust { .. },
-        )) => true,
-        Some(Ok(_)) => false,
-        // A game's own decision (`/defend blank`) supersedes earlier buttons too.
-        _ => game_spec(line).is_some_and(|s| s.group == crate::command::Group::Decisions),
+    let prefixes = &['/', '!'];
+    if matches!(
+        parse(line, prefixes),
+        Some(Ok(Command::Accept | Command::Decline))
+    ) {
+        return true;
     }
+    crate::games::GAMES.iter().any(|g| {
+        let Some(Ok(command)) = g.parse(line, prefixes) else {
+            return false;
+        };
+        let words = match &command {
+            Command::Game(c) => c.name.as_str(),
+            other => other.name(),
+        };
+        (g.commands)()
+            .iter()
+            .find(|s| s.is(words))
+            .is_some_and(g.is_move)
+    })
 }
 
 /// The argument an autocomplete interaction is typing into, with what has been typed.
