@@ -188,8 +188,8 @@ pub(crate) struct ErrorDetail {
 pub(crate) enum Context {
     /// A recognised command.
     Spec(&'static CommandSpec),
-    /// A command word with sub-commands (`ransom`): all their usages.
-    Group(&'static str),
+    /// A command word with sub-commands (`ransom`) of a table: all their usages.
+    Group(&'static str, &'static [CommandSpec]),
     /// Nothing recognised: the usage of `/help`.
     Help,
 }
@@ -198,7 +198,7 @@ impl Context {
     pub(crate) fn usage(self, prefix: char) -> String {
         match self {
             Context::Spec(spec) => with_prefix(spec.usage, prefix),
-            Context::Group(word) => COMMANDS
+            Context::Group(word, table) => table
                 .iter()
                 .filter(|s| s.first_word() == word)
                 .map(|s| with_prefix(s.usage, prefix))
@@ -211,7 +211,7 @@ impl Context {
     pub(crate) fn command(self) -> Option<String> {
         match self {
             Context::Spec(spec) => Some(spec.name()),
-            Context::Group(word) => Some(word.to_string()),
+            Context::Group(word, _) => Some(word.to_string()),
             Context::Help => None,
         }
     }

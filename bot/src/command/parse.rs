@@ -16,13 +16,14 @@ pub fn parse(line: &str, prefixes: &[char]) -> Option<Result<Command, ParseError
         return None;
     }
     let body = line.get(prefix.len_utf8()..)?;
-    Some(parse_body(line, body, prefix))
+    Some(parse_body(line, body, prefix, &[COMMANDS]))
 }
 
-/// Reads a line in a channel by its game's table: an entry of `table` first (its words may be
-/// the fallback's too: a game's `/attack` is not PsiKnight's), else [`COMMANDS`], the table
-/// every channel reads, as [`parse`]. A game whose table is [`COMMANDS`] itself is read once,
-/// by [`parse`].
+/// Reads a line in a channel by its game's table: an entry of `table` first, else one of the
+/// commands every game shares ([`SHARED`]); a word of neither is unknown here (the hub then
+/// names the game it belongs to), and a mistyped one is suggested from both. A game whose
+/// table is [`COMMANDS`] itself (the shared commands among its own) is read once, by
+/// [`parse`].
 pub fn parse_in(
     line: &str,
     prefixes: &[char],
@@ -47,7 +48,7 @@ pub fn parse_in(
             );
         }
     }
-    parse(line, prefixes)
+    Some(parse_body(trimmed, body, prefix, &[table, &SHARED]))
 }
 
 /// The entry of `table` named by the line's first one or two words, consuming them.
@@ -74,11 +75,24 @@ pub(crate) fn lookup_in(
     Some(spec)
 }
 
-pub(crate) fn parse_body(line: &str, body: &str, prefix: char) -> Result<Command, ParseError> {
+/// The tables a line is read by, in order: a word is looked up in each.
+pub(crate) type Tables<'t> = &'t [&'static [CommandSpec]];
+
+/// Every entry of `tables`, in order.
+fn entries(tables: Tables<'_>) -> impl Iterator<Item = &'static CommandSpec> + '_ {
+    tables.iter().flat_map(|t| t.iter())
+}
+
+pub(crate) fn parse_body(
+    line: &str,
+    body: &str,
+    prefix: char,
+    tables: Tables<'_>,
+) -> Result<Command, ParseError> {
     if line.chars().nth(MAX_LINE_CHARS).is_some() {
         // Name the command if its first words are recognisable, without reading the whole line.
         let head: String = body.chars().take(80).collect();
-        let (context, labelled) = match lookup(&mut Lexer::new(&head)) {
+        let (context, labelled) = match lookup(&mut Lexer::new(&head), tables) {
             Ok(spec) => (Context::Spec(spec), true),
             Err((kind, context)) => (context, !is_unknown_command(&kind)),
         };
@@ -88,7 +102,7 @@ pub(crate) fn parse_body(line: &str, body: &str, prefix: char) -> Result<Command
         return Err(ParseError::new(kind, context, prefix, labelled));
     }
     let mut lexer = Lexer::new(body);
-    let spec = lookup(&mut lexer).map_err(|(kind, context)| {
+    let spec = lookup(&mut lexer, tables).map_err(|(kind, context)| {
         let labelled = !is_unknown_command(&kind);
         ParseError::new(kind, context, prefix, labelled)
     })?;
@@ -103,6 +117,7 @@ pub(crate) fn is_unknown_command(kind: &ParseErrorKind) -> bool {
 /// Finds the table entry for the first one or two words, consuming them.
 pub(crate) fn lookup(
     lexer: &mut Lexer<'_>,
+    tables: Tables<'_>,
 ) -> Result<&'static CommandSpec, (ParseErrorKind, Context)> {
     let first = match lexer.next_token() {
         Ok(Some(t)) => t,
@@ -122,25 +137,35 @@ pub(crate) fn lookup(
         .map(|t| t.text.to_lowercase());
     if let Some(w2) = &w2 {
         let phrase = format!("{w1} {w2}");
-        if let Some(spec) = COMMANDS.iter().find(|s| s.path.len() == 2 && s.is(&phrase)) {
+        if let Some(spec) = entries(tables).find(|s| s.path.len() == 2 && s.is(&phrase)) {
             // Consume the second word, which peek has read successfully.
             let _ = lexer.next_token();
             return Ok(spec);
         }
     }
-    let base = COMMANDS.iter().find(|s| s.path.len() == 1 && s.is(&w1));
-    let group = COMMANDS
-        .iter()
-        .find(|s| s.path.len() == 2 && s.first_word() == w1)
-        .map(|s| s.first_word());
+    let base = entries(tables).find(|s| s.path.len() == 1 && s.is(&w1));
+    let group = tables.iter().find_map(|table| {
+        table
+            .iter()
+            .find(|s| s.path.len() == 2 && s.first_word() == w1)
+            .map(|s| (s.first_word(), *table))
+    });
     match (base, group) {
-        (Some(spec), Some(group)) if w2.is_some() && spec.positionals().next().is_none() => {
-            Err((unknown_action(group, w2.as_deref()), Context::Group(group)))
+        (Some(spec), Some((group, table)))
+            if w2.is_some() && spec.positionals().next().is_none() =>
+        {
+            Err((
+                unknown_action(group, w2.as_deref(), table),
+                Context::Group(group, table),
+            ))
         }
         (Some(spec), _) => Ok(spec),
-        (None, Some(group)) => Err((unknown_action(group, w2.as_deref()), Context::Group(group))),
+        (None, Some((group, table))) => Err((
+            unknown_action(group, w2.as_deref(), table),
+            Context::Group(group, table),
+        )),
         (None, None) => {
-            let suggestion = suggest(&w1);
+            let suggestion = suggest(&w1, tables);
             let context = match suggestion {
                 Some((_, context)) => context,
                 None => Context::Help,
@@ -154,8 +179,12 @@ pub(crate) fn lookup(
     }
 }
 
-pub(crate) fn unknown_action(group: &'static str, word: Option<&str>) -> ParseErrorKind {
-    let subs: Vec<&str> = COMMANDS
+pub(crate) fn unknown_action(
+    group: &'static str,
+    word: Option<&str>,
+    table: &'static [CommandSpec],
+) -> ParseErrorKind {
+    let subs: Vec<&str> = table
         .iter()
         .filter(|s| s.path.len() == 2 && s.first_word() == group)
         .filter_map(|s| s.path.get(1).copied())
@@ -168,14 +197,14 @@ pub(crate) fn unknown_action(group: &'static str, word: Option<&str>) -> ParseEr
 
 /// The nearest command to a mistyped word: by edit distance (at most 2), or a word it begins
 /// (`tourn`). Second words count too, so `/award` suggests `admin award`.
-pub(crate) fn suggest(word: &str) -> Option<(String, Context)> {
+pub(crate) fn suggest(word: &str, tables: Tables<'_>) -> Option<(String, Context)> {
     let word_chars = word.chars().count();
     if word_chars == 0 || word_chars > 32 {
         return None;
     }
-    // The best so far: distance, entry, and whether its second word matched.
-    let mut best: Option<(usize, &'static CommandSpec, bool)> = None;
-    for spec in COMMANDS {
+    // The best so far: distance, entry, its table, and whether its second word matched.
+    let mut best: Option<(usize, &'static CommandSpec, &'static [CommandSpec], bool)> = None;
+    for (table, spec) in tables.iter().flat_map(|t| t.iter().map(move |s| (*t, s))) {
         let words = std::iter::once((spec.first_word(), false))
             .chain(spec.aliases.iter().map(|a| (*a, false)))
             .chain(spec.path.get(1).map(|s| (*s, true)));
@@ -188,21 +217,21 @@ pub(crate) fn suggest(word: &str) -> Option<(String, Context)> {
             } else {
                 edit_distance(word, candidate)
             };
-            if d <= 2 && best.is_none_or(|(b, _, _)| d < b) {
-                best = Some((d, spec, second));
+            if d <= 2 && best.is_none_or(|(b, _, _, _)| d < b) {
+                best = Some((d, spec, table, second));
             }
         }
     }
-    let (_, spec, second) = best?;
+    let (_, spec, table, second) = best?;
     if second {
         return Some((spec.name(), Context::Spec(spec)));
     }
     let first = spec.first_word();
-    let has_group = COMMANDS
+    let has_group = table
         .iter()
         .any(|s| s.path.len() == 2 && s.first_word() == first);
     let context = if has_group {
-        Context::Group(first)
+        Context::Group(first, table)
     } else {
         Context::Spec(spec)
     };
@@ -265,7 +294,10 @@ pub(crate) fn help_topic(text: &str) -> Result<String, ParseErrorKind> {
     }
     Err(ParseErrorKind::UnknownCommand {
         word: shown(&phrase),
-        suggestion: words.first().and_then(|w| suggest(w)).map(|(s, _)| s),
+        suggestion: words
+            .first()
+            .and_then(|w| suggest(w, &[COMMANDS]))
+            .map(|(s, _)| s),
     })
 }
 

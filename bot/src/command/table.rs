@@ -1,12 +1,11 @@
 //! The commands every game shares (`/roll`, `/fight N`, `/accept`, `/challenge`, `/help`...),
 //! in three parts a game's table may place among its own; each game's own commands are in its
-//! folder under `games/`. A channel reads a line by its game's table, then by
-//! [`COMMANDS`], the table read everywhere.
+//! folder under `games/`. A channel reads a line by its game's table, then by [`SHARED`];
+//! a line read where no channel's game is known is read by [`COMMANDS`].
 
 use super::*;
 
-/// The table every channel reads a line by after its own game's: the shared commands among
-/// the first game's, as players have always typed them there ([`crate::games::FALLBACK`]).
+/// The table a line is read by where no channel's game is known ([`crate::games::FALLBACK`]).
 pub use crate::games::FALLBACK as COMMANDS;
 
 pub(crate) const OPT_NAME: ArgSpec = ArgSpec::pos(

@@ -617,17 +617,24 @@ impl GameInfo {
     }
 }
 
-/// The table every channel reads a line by when its own game's table does not know it:
-/// PsiKnight's, the shared commands among its own, so that a PsiKnight word said in another
-/// game's channel is read as the command it is (and answered as PsiKnight's), and a mistyped
-/// word is suggested as it always was.
+/// The table a line is read by where no channel's game is known (a private message on IRC,
+/// Discord's registration beside each game's own): PsiKnight's, the shared commands among
+/// its own. A channel reads its own game's table, then the shared commands alone
+/// ([`crate::command::SHARED`]).
 pub static FALLBACK: &[CommandSpec] = &psiknight::commands::COMMANDS;
 
 /// PsiKnight's odds between two knights' sheets, for the web's page of a joust's odds.
 pub use psiknight::simulate::odds as knight_odds;
 
-/// The name of the game whose table is [`FALLBACK`], for "/joust is a command of PsiKnight".
-pub const FALLBACK_GAME: &str = PSIKNIGHT.name;
+/// The game a command (its words, `joust`, `knight create`) belongs to, for "/joust is a
+/// command of PsiKnight": the first other game whose table has it, else `here`.
+pub fn owner_of(words: &str, here: &'static GameInfo) -> &'static GameInfo {
+    GAMES
+        .iter()
+        .filter(|g| g.id != here.id)
+        .find(|g| (g.commands)().iter().any(|s| s.name() == words))
+        .unwrap_or(here)
+}
 
 /// A game by id, any case.
 pub fn find(id: &str) -> Option<&'static GameInfo> {

@@ -254,12 +254,17 @@ impl Session {
             c if crate::history::handles(&c) => {
                 crate::history::handle(&self.app, self.realm, game.id, user, c).await
             }
-            other => Ok(vec![format!(
-                "/{} is a command of {}; {channel} plays {}: /help lists its commands.",
-                other.name(),
-                crate::games::FALLBACK_GAME,
-                game.name
-            )]),
+            other => {
+                let words = match &other {
+                    Command::Game(g) => g.name.clone(),
+                    other => other.name().to_string(),
+                };
+                Ok(vec![format!(
+                    "/{words} is a command of {}; {channel} plays {}: /help lists its commands.",
+                    crate::games::owner_of(&words, game).name,
+                    game.name
+                )])
+            }
         }
     }
 
