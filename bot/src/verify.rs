@@ -30,6 +30,12 @@ pub async fn verify(store: &Store, id: Id) -> Result<Report> {
     let Some(game) = store.fight_game(id).await? else {
         anyhow::bail!("there is no fight #{id}");
     };
-    let game = crate::games::find(&game).unwrap_or(&crate::games::PSIKNIGHT);
-    (game.verify)(store, id).await
+    // Every fight's row names its game (the fights from before the seam read `psiknight`).
+    let Some(info) = crate::games::find(&game) else {
+        anyhow::bail!(
+            "fight #{id} is of the game '{game}', which this Herald does not know (it knows {})",
+            crate::games::ids()
+        );
+    };
+    (info.verify)(store, id).await
 }

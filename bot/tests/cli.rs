@@ -342,6 +342,42 @@ async fn verify_finds_a_tampered_seeded_roll_and_says_which() {
     );
 }
 
+// A fight of a game this Herald does not know is named as such, not replayed as a joust.
+#[tokio::test]
+async fn verify_names_a_game_it_does_not_know() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("herald.db");
+    let out = script(&transcript("defaults.txt"), &db, &[]);
+    assert!(out.status.success(), "{}", show(&out));
+    let store = Store::open(&db).await.unwrap();
+    // As a newer Herald's game would have written it: its own checks are not this schema's.
+    let mut conn = store.pool().acquire().await.unwrap();
+    sqlx::query("PRAGMA ignore_check_constraints = ON")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    let done = sqlx::query("UPDATE fights SET game = 'chess' WHERE id = 1")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    assert_eq!(done.rows_affected(), 1);
+    drop(conn);
+    drop(store);
+    let out = herald()
+        .args(["verify", "1", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", show(&out));
+    let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        all.contains("fight #1 is of the game 'chess', which this Herald does not know"),
+        "{}",
+        show(&out)
+    );
+    assert!(!all.contains("differs"), "{}", show(&out));
+}
+
 // A scripted roll changed in the books changes the fight: the logged decisions no longer fit,
 // and verify names the step where the replay breaks.
 #[tokio::test]
