@@ -5,7 +5,6 @@
 use crate::app::App;
 use crate::command::Command;
 use crate::reply::Lines;
-use crate::resolve::Miss;
 use crate::store::history::FightSummary;
 use crate::store::Id;
 use anyhow::Result;
@@ -148,10 +147,54 @@ fn signed(halves: i64) -> String {
     }
 }
 
-/// Whose fights `/fights` lists: a knight or a character, by id, with the name to show.
-enum Whose {
-    Knight(Id, String),
-    Character(Id, String),
+/// One page of a fighter's fights for `/fights`: the rows, how many there are in all, and the
+/// fighter's name as shown; or the one line that says why there is none to list.
+pub type FightsPage = std::result::Result<(Vec<FightSummary>, i64, String), String>;
+
+/// [`crate::games::GameInfo::fights_of`]: the fights of the speaker's (or the named) fighter of
+/// a game in a realm, `limit` of them from `offset`, newest first.
+pub type FightsOf = for<'a> fn(
+    &'a App,
+    Id,
+    &'a str,
+    &'a str,
+    Option<&'a str>,
+    i64,
+    i64,
+) -> futures::future::BoxFuture<'a, Result<FightsPage>>;
+
+/// [`FightsOf`] of a game whose fighters are characters (the games on the seam): the speaker's
+/// or the named character of game `game`.
+pub fn of_character<'a>(
+    app: &'a App,
+    realm: Id,
+    game: &'a str,
+    user: &'a str,
+    name: Option<&'a str>,
+    offset: i64,
+    limit: i64,
+) -> futures::future::BoxFuture<'a, Result<FightsPage>> {
+    Box::pin(async move {
+        let found = match name {
+            None => app.store.character_of(realm, game, user).await?,
+            Some(n) => app.store.character_named(realm, game, n).await?,
+        };
+        let c = match (found, name) {
+            (Some(c), _) => c,
+            (None, None) => {
+                return Ok(Err(format!(
+                    "{user}, you have no character in this game yet: /fights NAME lists another's fights."
+                )))
+            }
+            (None, Some(n)) => {
+                return Ok(Err(format!(
+                    "No character named '{n}' in this game here. Usage: /fights [NAME] [--page N]"
+                )))
+            }
+        };
+        let (rows, total) = app.store.fights_of_character(c.id, offset, limit).await?;
+        Ok(Ok((rows, total, c.name)))
+    })
 }
 
 async fn fights(
@@ -162,59 +205,13 @@ async fn fights(
     name: Option<&str>,
     page: u32,
 ) -> Result<Lines> {
-    let whose = if game == crate::games::PSIKNIGHT.id {
-        let found = match name {
-            None => app
-                .store
-                .knight_of(realm, user)
-                .await?
-                .ok_or_else(|| Miss::Nobody(String::new())),
-            Some(n) => crate::resolve::knight(app, realm, n, "/fights")
-                .await?
-                .map(|f| f.knight),
-        };
-        match found {
-            Ok(k) => Whose::Knight(k.id, k.styled()),
-            // The dead and the retired keep their history (R171).
-            Err(Miss::Gone { knight, .. }) => Whose::Knight(knight.id, knight.styled()),
-            Err(Miss::Nobody(typed)) if typed.is_empty() => {
-                return Ok(vec![format!(
-                    "{user}, you have no knight yet: /fights NAME lists another knight's fights."
-                )])
-            }
-            Err(miss) => return Ok(vec![miss.line("/fights [NAME] [--page N]")]),
-        }
-    } else {
-        let found = match name {
-            None => app.store.character_of(realm, game, user).await?,
-            Some(n) => app.store.character_named(realm, game, n).await?,
-        };
-        match (found, name) {
-            (Some(c), _) => Whose::Character(c.id, c.name),
-            (None, None) => {
-                return Ok(vec![format!(
-                    "{user}, you have no character in this game yet: /fights NAME lists another's fights."
-                )])
-            }
-            (None, Some(n)) => {
-                return Ok(vec![format!(
-                    "No character named '{n}' in this game here. Usage: /fights [NAME] [--page N]"
-                )])
-            }
-        }
-    };
     let page = usize::try_from(page).unwrap_or(usize::MAX).max(1);
     let offset = i64::try_from((page - 1).saturating_mul(FIGHTS_LINES)).unwrap_or(i64::MAX);
     let limit = FIGHTS_LINES as i64;
-    let (rows, total, shown) = match &whose {
-        Whose::Knight(id, shown) => {
-            let (rows, total) = app.store.fights_of_knight(*id, offset, limit).await?;
-            (rows, total, shown.clone())
-        }
-        Whose::Character(id, shown) => {
-            let (rows, total) = app.store.fights_of_character(*id, offset, limit).await?;
-            (rows, total, shown.clone())
-        }
+    let fights_of = crate::games::find(game).map_or(of_character as FightsOf, |g| g.fights_of);
+    let (rows, total, shown) = match fights_of(app, realm, game, user, name, offset, limit).await? {
+        Ok(found) => found,
+        Err(line) => return Ok(vec![line]),
     };
     let total = usize::try_from(total).unwrap_or(0);
     let count = |n: usize| format!("{n} fight{}", if n == 1 { "" } else { "s" });

@@ -206,7 +206,7 @@ fn the_hub_and_the_session_read_no_games_own_books() {
 
 /// What a game supplies is a field of its entry in the list (`GameInfo`), never a dispatch on
 /// its id: no `match` arm in the registry, the web's replay or Discord's moves picks a game by
-/// its `ID`.
+/// its `ID`, and `/fights` and `herald verify` do not name PsiKnight.
 #[test]
 fn nothing_dispatches_on_a_games_id() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -225,6 +225,15 @@ fn nothing_dispatches_on_a_games_id() {
                 line.trim()
             );
         }
+    }
+    // `/fights` and `herald verify` ask the fight's game through its entry, never PsiKnight
+    // first.
+    for rel in ["history.rs", "verify.rs", "games/replay.rs"] {
+        let code = code(&root.join(rel));
+        assert!(
+            !code.contains("PSIKNIGHT") && !code.contains("knight_of("),
+            "{rel} names PsiKnight beside the list of games"
+        );
     }
     let replay = code(&root.join("web/fight.rs"));
     assert!(

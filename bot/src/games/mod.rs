@@ -453,6 +453,8 @@ pub struct GameInfo {
     /// challenge), after which earlier buttons no longer stand; the shared `/accept` and
     /// `/decline` are moves in every game.
     pub is_move: fn(&CommandSpec) -> bool,
+    /// A page of the fights of the speaker's or a named fighter, for `/fights`.
+    pub fights_of: crate::history::FightsOf,
     /// What the game keeps in books of its own beyond the one fight log, which the hub asks
     /// about at start-up and for a private command; `None` for a game without.
     pub own_books: Option<&'static OwnBooks>,
@@ -514,6 +516,7 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     sheet_lines: psiknight::sheet_lines,
     replay: psiknight::replay::replay,
     is_move: psiknight::commands::is_move,
+    fights_of: psiknight::desk::fights_of,
     own_books: Some(&psiknight::OWN_BOOKS),
 };
 
@@ -550,6 +553,7 @@ pub const GAMES: &[GameInfo] = &[
         sheet_lines: sheet_lines::<tourney::Tourney>,
         replay: replay::bout::<tourney::Tourney>,
         is_move: decides,
+        fights_of: crate::history::of_character,
         own_books: None,
     },
     GameInfo {
@@ -564,6 +568,7 @@ pub const GAMES: &[GameInfo] = &[
         sheet_lines: sheet_lines::<pfpduel::PfpDuel>,
         replay: replay::bout::<pfpduel::PfpDuel>,
         is_move: decides,
+        fights_of: crate::history::of_character,
         own_books: None,
     },
     GameInfo {
@@ -578,6 +583,7 @@ pub const GAMES: &[GameInfo] = &[
         sheet_lines: sheet_lines::<psimorphs::PsiMorphs>,
         replay: replay::bout::<psimorphs::PsiMorphs>,
         is_move: decides,
+        fights_of: crate::history::of_character,
         own_books: None,
     },
     GameInfo {
@@ -592,6 +598,7 @@ pub const GAMES: &[GameInfo] = &[
         sheet_lines: sheet_lines::<powerpool::PowerPool>,
         replay: replay::bout::<powerpool::PowerPool>,
         is_move: decides,
+        fights_of: crate::history::of_character,
         own_books: None,
     },
 ];

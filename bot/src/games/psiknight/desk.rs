@@ -259,6 +259,43 @@ async fn odds(
 }
 
 /// `/roll`: anyone, any time; the `@dice` queue first, then fresh dice from the realm's stream.
+/// [`crate::games::GameInfo::fights_of`]: a knight's fights for `/fights`, the speaker's or the
+/// one named (R170's resolver; the dead and the retired keep their history, R171).
+pub fn fights_of<'a>(
+    app: &'a App,
+    realm: Id,
+    _game: &'a str,
+    user: &'a str,
+    name: Option<&'a str>,
+    offset: i64,
+    limit: i64,
+) -> futures::future::BoxFuture<'a, Result<crate::history::FightsPage>> {
+    Box::pin(async move {
+        let found = match name {
+            None => app
+                .store
+                .knight_of(realm, user)
+                .await?
+                .ok_or_else(|| Miss::Nobody(String::new())),
+            Some(n) => crate::resolve::knight(app, realm, n, "/fights")
+                .await?
+                .map(|f| f.knight),
+        };
+        let knight = match found {
+            Ok(k) => k,
+            Err(Miss::Gone { knight, .. }) => *knight,
+            Err(Miss::Nobody(typed)) if typed.is_empty() => {
+                return Ok(Err(format!(
+                    "{user}, you have no knight yet: /fights NAME lists another knight's fights."
+                )))
+            }
+            Err(miss) => return Ok(Err(miss.line("/fights [NAME] [--page N]"))),
+        };
+        let (rows, total) = app.store.fights_of_knight(knight.id, offset, limit).await?;
+        Ok(Ok((rows, total, knight.styled())))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
