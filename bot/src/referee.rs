@@ -765,10 +765,20 @@ impl<G: Game> Referee<G> {
                 "{who} is already fighting in {other}; one fight at a time."
             )]);
         }
+        let names: Vec<String> = c.fighters.iter().map(|f| self.game.styled(f)).collect();
         match self.start_claimed(c, now).await {
             Ok(lines) => Ok(lines),
             Err(e) => {
                 self.app.release_characters(&ids);
+                // Claimed in the books by a fight another process started.
+                if let Some(busy) = e.downcast_ref::<crate::store::engaged::Engaged>() {
+                    let who = ids.iter().position(|&i| i == busy.fighter);
+                    let who = who.map_or("A fighter", |i| names[i].as_str());
+                    return Ok(vec![format!(
+                        "{who} is already fighting in {}; one fight at a time.",
+                        busy.channel
+                    )]);
+                }
                 Err(e)
             }
         }

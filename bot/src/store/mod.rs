@@ -19,6 +19,7 @@ use std::str::FromStr;
 use thiserror::Error;
 pub mod books;
 pub mod db;
+pub mod engaged;
 pub mod games;
 pub mod history;
 pub mod links;
@@ -1232,7 +1233,9 @@ impl Store {
 
     /// Records a new fight, its start step and whether it is for ransom in one transaction. For a
     /// practice fight it also claims the pair's practice record of the day if still free; the
-    /// UNIQUE constraint settles any race (R26). Returns the fight id and whether it is recorded.
+    /// UNIQUE constraint settles any race (R26). It claims both knights for the fight, so a knight
+    /// fighting elsewhere, in this process or another on the same books, refuses it with
+    /// [`engaged::Engaged`] and nothing written. Returns the fight id and whether it is recorded.
     pub async fn start_fight(&self, f: NewFight<'_>, start: &Step) -> Result<(Id, bool)> {
         let mut tx = self.pool.begin().await?;
         let setup = serde_json::to_string(f.setup)?;
@@ -1259,6 +1262,7 @@ impl Store {
         .bind(f.realm)
         .fetch_one(&mut *tx)
         .await?;
+        engaged::claim(&mut tx, engaged::Fighters::Knights, &f.knights, id).await?;
         let mut recorded = false;
         if f.setup.kind == MatchKind::Practice {
             let (lo, hi) = (

@@ -451,6 +451,7 @@ impl Tiltyard {
             )]);
         }
         let ids = [c.knights[0].id, c.knights[1].id];
+        let names = [c.knights[0].styled(), c.knights[1].styled()];
         if let Err((k, other)) = self.app.claim(&ids, &self.channel) {
             let who = if k == ids[0] {
                 c.knights[0].styled()
@@ -477,6 +478,15 @@ impl Tiltyard {
             }
             Err(e) => {
                 self.app.release(&ids);
+                // Claimed in the books by a fight another process started.
+                if let Some(busy) = e.downcast_ref::<crate::store::engaged::Engaged>() {
+                    let who = ids.iter().position(|&k| k == busy.fighter);
+                    let who = who.map_or("A knight", |i| names[i].as_str());
+                    return Ok(vec![format!(
+                        "{who} is already fighting in {}; one fight at a time.",
+                        busy.channel
+                    )]);
+                }
                 Err(e)
             }
         }
