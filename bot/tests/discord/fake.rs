@@ -820,35 +820,43 @@ async fn serve_gateway(
             }
         });
     }
+    let gateway = Arc::new(Gateway {
+        url: gateway_url,
+        router,
+        ready,
+        state,
+        changed,
+        guilds,
+    });
     // Each connection is a session; a reconnecting client is served again from Hello.
     let mut number = 0u64;
     while let Ok((stream, _)) = listener.accept().await {
         number += 1;
-        tokio::spawn(session(
-            stream,
-            number,
-            gateway_url.clone(),
-            router.clone(),
-            ready.clone(),
-            state.clone(),
-            changed.clone(),
-            guilds.clone(),
-        ));
+        tokio::spawn(session(stream, number, gateway.clone()));
     }
 }
 
-/// One gateway connection: Hello, then heartbeats acknowledged, Identify answered with READY
-/// for its shard, and its shard's events.
-async fn session(
-    stream: TcpStream,
-    number: u64,
-    gateway_url: String,
+/// What every session of the gateway shares.
+struct Gateway {
+    url: String,
     router: Arc<Mutex<Router>>,
     ready: Arc<watch::Sender<usize>>,
     state: Arc<Mutex<State>>,
     changed: Arc<Notify>,
     guilds: Arc<Vec<u64>>,
-) {
+}
+
+/// One gateway connection: Hello, then heartbeats acknowledged, Identify answered with READY
+/// for its shard, and its shard's events.
+async fn session(stream: TcpStream, number: u64, gateway: Arc<Gateway>) {
+    let Gateway {
+        url: gateway_url,
+        router,
+        ready,
+        state,
+        changed,
+        guilds,
+    } = &*gateway;
     let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
         return;
     };
@@ -882,7 +890,7 @@ async fn session(
                         }
                         changed.notify_waiters();
                         seq += 1;
-                        let event = json!({"op": 0, "t": "READY", "s": seq, "d": ready_payload(&gateway_url, [id, total], &guilds)});
+                        let event = json!({"op": 0, "t": "READY", "s": seq, "d": ready_payload(gateway_url, [id, total], guilds)});
                         if ws.send(WsMessage::Text(event.to_string())).await.is_err() { break; }
                         shard = Some(id);
                         {
