@@ -72,8 +72,10 @@ pub struct App {
     pub store: Store,
     /// The configuration.
     pub config: Config,
-    /// The realm's time zone (R25).
+    /// The realm's time zone (R25): `[realm]`'s, for realms that name none of their own.
     pub tz: Tz,
+    /// The time zones of the `[realms.NAME]` that name their own.
+    realm_tzs: HashMap<String, Tz>,
     /// Dice queued by `@dice`, used before any generator.
     pub queue: DiceQueue,
     master: Mutex<SeededDice>,
@@ -99,6 +101,13 @@ impl App {
     /// without it the operating system provides one.
     pub fn new(store: Store, config: Config, seed: Option<u64>) -> Result<App> {
         let tz = config.timezone()?;
+        let mut realm_tzs = HashMap::new();
+        for (name, realm) in &config.realms {
+            if let Some(own) = &realm.timezone {
+                let section = format!("[realms.{name}]");
+                realm_tzs.insert(name.clone(), crate::config::parse_timezone(&section, own)?);
+            }
+        }
         let master = match seed {
             Some(n) => SeededDice::from_u64(n),
             None => SeededDice::new(rand::random::<Seed>()),
@@ -107,6 +116,7 @@ impl App {
             store,
             config,
             tz,
+            realm_tzs,
             queue: DiceQueue::default(),
             master: Mutex::new(master),
             busy: Mutex::new(HashMap::new()),
@@ -196,12 +206,50 @@ impl App {
             .map(|(name, _)| name.clone())
     }
 
-    /// The calendar day (YYYY-MM-DD) of `at` in the realm's time zone (R25).
+    /// The time zone of realm `realm` (R25): its `[realms.NAME] timezone`, else `[realm]`'s.
+    pub fn tz_of(&self, realm: Id) -> Tz {
+        if self.realm_tzs.is_empty() {
+            return self.tz;
+        }
+        self.realm_name(realm)
+            .and_then(|name| self.realm_tzs.get(&name).copied())
+            .unwrap_or(self.tz)
+    }
+
+    /// The settings of realm `realm`: its `[realms.NAME]` time zone and timeouts over
+    /// `[realm]`'s.
+    pub fn settings(&self, realm: Id) -> std::borrow::Cow<'_, crate::config::RealmConfig> {
+        if self.config.realms.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.config.realm);
+        }
+        match self.realm_name(realm) {
+            Some(name) if self.config.realms.contains_key(&name) => {
+                std::borrow::Cow::Owned(self.config.realm_settings(&name))
+            }
+            _ => std::borrow::Cow::Borrowed(&self.config.realm),
+        }
+    }
+
+    /// The calendar day (YYYY-MM-DD) of `at` in realm `realm`'s time zone (R25).
+    pub fn day_in(&self, realm: Id, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.tz_of(realm))
+            .format("%Y-%m-%d")
+            .to_string()
+    }
+
+    /// The calendar month (YYYY-MM) of `at` in realm `realm`'s time zone (R25).
+    pub fn month_in(&self, realm: Id, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.tz_of(realm))
+            .format("%Y-%m")
+            .to_string()
+    }
+
+    /// The calendar day (YYYY-MM-DD) of `at` in `[realm]`'s time zone (R25).
     pub fn day(&self, at: DateTime<Utc>) -> String {
         at.with_timezone(&self.tz).format("%Y-%m-%d").to_string()
     }
 
-    /// The calendar month (YYYY-MM) of `at` in the realm's time zone (R25).
+    /// The calendar month (YYYY-MM) of `at` in `[realm]`'s time zone (R25).
     pub fn month(&self, at: DateTime<Utc>) -> String {
         at.with_timezone(&self.tz).format("%Y-%m").to_string()
     }
