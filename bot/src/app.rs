@@ -87,6 +87,9 @@ pub struct App {
     /// Knights in a tournament under way, by the channel it is held in.
     enlisted: Mutex<HashMap<Id, String>>,
     realms: Mutex<HashMap<String, Id>>,
+    /// The place of each channel a transport has listed (a Discord channel's guild), for
+    /// channels named from another place (a tournament's `--channel <#id>`).
+    channel_places: Mutex<HashMap<String, String>>,
     events: Option<Mutex<Box<dyn Write + Send>>>,
     /// Acts that cannot be undone, asked and awaiting `/confirm` (R173).
     pub confirmations: crate::confirm::Confirmations,
@@ -124,6 +127,7 @@ impl App {
             games: Mutex::new(HashMap::new()),
             enlisted: Mutex::new(HashMap::new()),
             realms: Mutex::new(HashMap::new()),
+            channel_places: Mutex::new(HashMap::new()),
             events: None,
             confirmations: crate::confirm::Confirmations::default(),
             said: tokio::sync::broadcast::channel(1024).0,
@@ -194,6 +198,27 @@ impl App {
         } else {
             book
         }
+    }
+
+    /// Records that `channels` (as the transport names them) are in `place`: a Discord guild's
+    /// channels, as its gateway lists them.
+    pub fn know_channels(&self, place: &str, channels: impl IntoIterator<Item = String>) {
+        let mut known = self
+            .channel_places
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for channel in channels {
+            known.insert(channel, place.to_string());
+        }
+    }
+
+    /// The place of `channel`, if a transport has listed it.
+    pub fn place_of_channel(&self, channel: &str) -> Option<String> {
+        self.channel_places
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(channel)
+            .cloned()
     }
 
     /// The name of a realm this process has looked up by name ([`App::realm`]).
