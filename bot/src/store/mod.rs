@@ -192,6 +192,8 @@ pub struct Store {
     places: places::Places,
     /// The accounts speakers were lately read to play as.
     links: links::LinkCache,
+    /// PostgreSQL's listener for other processes' links, kept while any clone of the store is.
+    listening: Option<std::sync::Arc<links::Listening>>,
 }
 
 /// A fight step waiting for the book writer.
@@ -854,7 +856,13 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
-        Ok(Store::with_pool(Db::Postgres(pool), true))
+        let mut store = Store::with_pool(Db::Postgres(pool.clone()), true);
+        // Another process's /link or /unlink counts here at once: it says so to every listener.
+        let listening = links::listen(pool, store.links.clone())
+            .await
+            .context("cannot listen for the links other processes make")?;
+        store.listening = Some(std::sync::Arc::new(listening));
+        Ok(store)
     }
 
     /// A fresh database in memory (one connection, so every query sees the same data), for
@@ -895,6 +903,7 @@ impl Store {
             writes,
             places: places::Places::default(),
             links: links::LinkCache::default(),
+            listening: None,
         }
     }
 
