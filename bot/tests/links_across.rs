@@ -85,7 +85,13 @@ async fn a_link_made_in_one_process_counts_in_the_other_at_its_next_command() {
         linked.private.join(" ").contains("now plays as ash"),
         "{linked:?}"
     );
+    // How long the other process takes to hear it, shown with --nocapture (not asserted).
+    let committed = std::time::Instant::now();
     heard(&two, already + 1).await;
+    eprintln!(
+        "the link was heard {:?} after its commit",
+        committed.elapsed()
+    );
     let after = say(&two, "555", "<#1>", "111", "/knight").await;
     assert!(after.lines.join(" ").contains("Ash"), "{after:?}");
 
