@@ -72,8 +72,10 @@ pub struct App {
     pub store: Store,
     /// The configuration.
     pub config: Config,
-    /// The realm's time zone (R25).
+    /// The realm's time zone (R25): `[realm]`'s, for realms that name none of their own.
     pub tz: Tz,
+    /// The time zones of the `[realms.NAME]` that name their own.
+    realm_tzs: HashMap<String, Tz>,
     /// Dice queued by `@dice`, used before any generator.
     pub queue: DiceQueue,
     master: Mutex<SeededDice>,
@@ -85,6 +87,9 @@ pub struct App {
     /// Knights in a tournament under way, by the channel it is held in.
     enlisted: Mutex<HashMap<Id, String>>,
     realms: Mutex<HashMap<String, Id>>,
+    /// The place of each channel a transport has listed (a Discord channel's guild), for
+    /// channels named from another place (a tournament's `--channel <#id>`).
+    channel_places: Mutex<HashMap<String, String>>,
     events: Option<Mutex<Box<dyn Write + Send>>>,
     /// Acts that cannot be undone, asked and awaiting `/confirm` (R173).
     pub confirmations: crate::confirm::Confirmations,
@@ -99,6 +104,13 @@ impl App {
     /// without it the operating system provides one.
     pub fn new(store: Store, config: Config, seed: Option<u64>) -> Result<App> {
         let tz = config.timezone()?;
+        let mut realm_tzs = HashMap::new();
+        for (name, realm) in &config.realms {
+            if let Some(own) = &realm.timezone {
+                let section = format!("[realms.{name}]");
+                realm_tzs.insert(name.clone(), crate::config::parse_timezone(&section, own)?);
+            }
+        }
         let master = match seed {
             Some(n) => SeededDice::from_u64(n),
             None => SeededDice::new(rand::random::<Seed>()),
@@ -107,6 +119,7 @@ impl App {
             store,
             config,
             tz,
+            realm_tzs,
             queue: DiceQueue::default(),
             master: Mutex::new(master),
             busy: Mutex::new(HashMap::new()),
@@ -114,6 +127,7 @@ impl App {
             games: Mutex::new(HashMap::new()),
             enlisted: Mutex::new(HashMap::new()),
             realms: Mutex::new(HashMap::new()),
+            channel_places: Mutex::new(HashMap::new()),
             events: None,
             confirmations: crate::confirm::Confirmations::default(),
             said: tokio::sync::broadcast::channel(1024).0,
@@ -186,6 +200,27 @@ impl App {
         }
     }
 
+    /// Records that `channels` (as the transport names them) are in `place`: a Discord guild's
+    /// channels, as its gateway lists them.
+    pub fn know_channels(&self, place: &str, channels: impl IntoIterator<Item = String>) {
+        let mut known = self
+            .channel_places
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for channel in channels {
+            known.insert(channel, place.to_string());
+        }
+    }
+
+    /// The place of `channel`, if a transport has listed it.
+    pub fn place_of_channel(&self, channel: &str) -> Option<String> {
+        self.channel_places
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(channel)
+            .cloned()
+    }
+
     /// The name of a realm this process has looked up by name ([`App::realm`]).
     pub fn realm_name(&self, id: Id) -> Option<String> {
         self.realms
@@ -196,12 +231,50 @@ impl App {
             .map(|(name, _)| name.clone())
     }
 
-    /// The calendar day (YYYY-MM-DD) of `at` in the realm's time zone (R25).
+    /// The time zone of realm `realm` (R25): its `[realms.NAME] timezone`, else `[realm]`'s.
+    pub fn tz_of(&self, realm: Id) -> Tz {
+        if self.realm_tzs.is_empty() {
+            return self.tz;
+        }
+        self.realm_name(realm)
+            .and_then(|name| self.realm_tzs.get(&name).copied())
+            .unwrap_or(self.tz)
+    }
+
+    /// The settings of realm `realm`: its `[realms.NAME]` time zone and timeouts over
+    /// `[realm]`'s.
+    pub fn settings(&self, realm: Id) -> std::borrow::Cow<'_, crate::config::RealmConfig> {
+        if self.config.realms.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.config.realm);
+        }
+        match self.realm_name(realm) {
+            Some(name) if self.config.realms.contains_key(&name) => {
+                std::borrow::Cow::Owned(self.config.realm_settings(&name))
+            }
+            _ => std::borrow::Cow::Borrowed(&self.config.realm),
+        }
+    }
+
+    /// The calendar day (YYYY-MM-DD) of `at` in realm `realm`'s time zone (R25).
+    pub fn day_in(&self, realm: Id, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.tz_of(realm))
+            .format("%Y-%m-%d")
+            .to_string()
+    }
+
+    /// The calendar month (YYYY-MM) of `at` in realm `realm`'s time zone (R25).
+    pub fn month_in(&self, realm: Id, at: DateTime<Utc>) -> String {
+        at.with_timezone(&self.tz_of(realm))
+            .format("%Y-%m")
+            .to_string()
+    }
+
+    /// The calendar day (YYYY-MM-DD) of `at` in `[realm]`'s time zone (R25).
     pub fn day(&self, at: DateTime<Utc>) -> String {
         at.with_timezone(&self.tz).format("%Y-%m-%d").to_string()
     }
 
-    /// The calendar month (YYYY-MM) of `at` in the realm's time zone (R25).
+    /// The calendar month (YYYY-MM) of `at` in `[realm]`'s time zone (R25).
     pub fn month(&self, at: DateTime<Utc>) -> String {
         at.with_timezone(&self.tz).format("%Y-%m").to_string()
     }

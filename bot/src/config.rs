@@ -60,6 +60,13 @@ pub struct RealmPlaces {
     pub moderators: Vec<String>,
     /// Discord roles whose members are the realm's moderators.
     pub moderator_roles: Vec<String>,
+    /// The realm's time zone, over `[realm] timezone` (its days and months, R25, and its
+    /// tournaments' schedules).
+    pub timezone: Option<String>,
+    /// Seconds for a decision in this realm's fights, over `[realm]`'s.
+    pub decision_timeout_secs: Option<u64>,
+    /// Seconds a challenge stays open in this realm, over `[realm]`'s.
+    pub challenge_timeout_secs: Option<u64>,
 }
 
 /// `[web]`: the read-only pages `herald run` serves.
@@ -544,6 +551,9 @@ impl Config {
             if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '/') {
                 bail!("[realms.{name}]: a realm's name is one word without '/'");
             }
+            if let Some(tz) = &realm.timezone {
+                parse_timezone(&format!("[realms.{name}]"), tz)?;
+            }
             let places = realm
                 .irc_networks
                 .iter()
@@ -562,22 +572,47 @@ impl Config {
 
     /// The realm's time zone (R25).
     pub fn timezone(&self) -> Result<Tz> {
-        let name = self.realm.timezone.trim();
-        // The tz database keeps a few abbreviations and POSIX rules for old systems ("EST",
-        // "CET", "EST5EDT"): a fixed offset, or a rule that is no place's law. README refuses
-        // them, so that a realm's day follows a place's clocks, summer time included.
-        if ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(name)) {
-            bail!(
-                "[realm] timezone '{name}' is an abbreviation, not a place: write the IANA name of a place, such as \"America/New_York\" for EST or \"Europe/Paris\" for CET (or \"UTC\")"
-            );
-        }
-        self.realm.timezone.parse::<Tz>().map_err(|_| {
-            anyhow::anyhow!(
-                "[realm] timezone '{}' is not an IANA time zone such as \"UTC\" or \"Europe/Paris\"",
-                self.realm.timezone
-            )
-        })
+        parse_timezone("[realm]", &self.realm.timezone)
     }
+
+    /// The settings of the realm named `realm`: its `[realms.NAME]` time zone and timeouts
+    /// where it gives them, else `[realm]`'s.
+    pub fn realm_settings(&self, realm: &str) -> RealmConfig {
+        let mut settings = self.realm.clone();
+        if let Some(own) = self.realms.get(realm) {
+            if let Some(tz) = &own.timezone {
+                settings.timezone = tz.clone();
+            }
+            if let Some(secs) = own.decision_timeout_secs {
+                settings.decision_timeout_secs = secs;
+            }
+            if let Some(secs) = own.challenge_timeout_secs {
+                settings.challenge_timeout_secs = secs;
+            }
+        }
+        settings
+    }
+}
+
+/// The time zone `name` of `section`, or the line saying what to write instead.
+pub fn parse_timezone(section: &str, name: &str) -> Result<Tz> {
+    let trimmed = name.trim();
+    // The tz database keeps a few abbreviations and POSIX rules for old systems ("EST",
+    // "CET", "EST5EDT"): a fixed offset, or a rule that is no place's law. README refuses
+    // them, so that a realm's day follows a place's clocks, summer time included.
+    if ABBREVIATIONS
+        .iter()
+        .any(|a| a.eq_ignore_ascii_case(trimmed))
+    {
+        bail!(
+            "{section} timezone '{trimmed}' is an abbreviation, not a place: write the IANA name of a place, such as \"America/New_York\" for EST or \"Europe/Paris\" for CET (or \"UTC\")"
+        );
+    }
+    name.parse::<Tz>().map_err(|_| {
+        anyhow::anyhow!(
+            "{section} timezone '{name}' is not an IANA time zone such as \"UTC\" or \"Europe/Paris\""
+        )
+    })
 }
 
 /// The tz database's names that are abbreviations or POSIX rules, not places: refused.

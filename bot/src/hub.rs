@@ -266,11 +266,34 @@ impl Hub {
         // A schedule may name another channel to hold the tournament: that channel's session
         // learns of it at once, for its reminders and its start.
         let mut command = command;
+        // Where the tournament is held, when that is another place of the realm.
+        let mut held_in: Option<String> = None;
         if let Command::TournamentSchedule(schedule) = &mut command {
-            // A channel named on a joined network is that network's, as the books name it.
             if let Some(channel) = &mut schedule.channel {
-                *channel = self.app.book_channel(&incoming.realm, channel);
-                self.app.store.locate(realm_id, channel, &incoming.realm);
+                // A channel of another guild (a Discord `<#id>` its gateway listed there) is
+                // that guild's, if the guild is of this realm; else it cannot be named here.
+                let place = self
+                    .app
+                    .place_of_channel(channel)
+                    .unwrap_or_else(|| incoming.realm.clone());
+                if place != incoming.realm {
+                    let (ours, theirs) = (
+                        self.app.config.realm_of(&incoming.realm),
+                        self.app.config.realm_of(&place),
+                    );
+                    if ours != theirs {
+                        return Answer {
+                            lines: vec![format!(
+                                "{channel} is a channel of another realm ({theirs}); name a channel of {ours} with --channel, or schedule it there."
+                            )],
+                            private: Vec::new(),
+                        };
+                    }
+                    held_in = Some(place.clone());
+                }
+                // A channel named on a joined network is that network's, as the books name it.
+                *channel = self.app.book_channel(&place, channel);
+                self.app.store.locate(realm_id, channel, &place);
             }
         }
         let scheduled = matches!(command, Command::TournamentSchedule(_));
@@ -293,6 +316,13 @@ impl Hub {
                 Ok(notices) => notices.into_iter().for_each(|n| self.notify(n)),
                 Err(e) => {
                     tracing::error!("cannot load the tournaments of {}: {e:#}", incoming.realm)
+                }
+            }
+            // Held in another place of the realm: that place's channel learns of it at once.
+            if let Some(place) = held_in {
+                match self.load_tournaments(&place, Some(&book), true).await {
+                    Ok(notices) => notices.into_iter().for_each(|n| self.notify(n)),
+                    Err(e) => tracing::error!("cannot load the tournaments of {place}: {e:#}"),
                 }
             }
         }

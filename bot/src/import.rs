@@ -274,6 +274,10 @@ async fn fill(
             rowid.map_or_else(|| "?".to_string(), |r| r.to_string())
         )));
     }
+    // The open fights' claims on their fighters are derived, not exported.
+    for claims in crate::store::engaged::OPEN_CLAIMS {
+        sqlx::query(claims).execute(&mut *tx).await?;
+    }
     tx.commit().await?;
     Ok(Ok(imported))
 }

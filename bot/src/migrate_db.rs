@@ -147,6 +147,10 @@ pub async fn migrate(from: &Path, to: &str) -> Result<Moved> {
         .fetch_all(&mut *tx)
         .await?;
     }
+    // The open fights' claims on their fighters are derived, not copied.
+    for claims in crate::store::engaged::OPEN_CLAIMS {
+        db::query(claims).execute(&mut *tx).await?;
+    }
     tx.commit().await?;
 
     // The check: every table's count (the derived ones too), then the exports.

@@ -279,8 +279,7 @@ impl<G: Game> Referee<G> {
     fn timeout(&self) -> Duration {
         Duration::seconds(
             self.app
-                .config
-                .realm
+                .settings(self.realm)
                 .decision_timeout_secs
                 .min(i64::MAX as u64) as i64,
         )
@@ -318,7 +317,7 @@ impl<G: Game> Referee<G> {
 
     /// A character as of today, with its state recovered as the game says.
     fn today(&self, mut c: Character, now: DateTime<Utc>) -> Result<Character> {
-        let AsOf { sheet, state } = self.game.as_of(&c, &self.app.day(now))?;
+        let AsOf { sheet, state } = self.game.as_of(&c, &self.app.day_in(self.realm, now))?;
         c.sheet = sheet;
         c.state = state;
         Ok(c)
@@ -338,7 +337,7 @@ impl<G: Game> Referee<G> {
         if self.app.character_fighting_in(c.id).is_some() {
             return Ok(c);
         }
-        if let Some((after, event)) = self.game.recovery(&c, &self.app.day(now))? {
+        if let Some((after, event)) = self.game.recovery(&c, &self.app.day_in(self.realm, now))? {
             self.store()
                 .save_character(c.id, &after.sheet, &after.state)
                 .await?;
@@ -406,7 +405,7 @@ impl<G: Game> Referee<G> {
         }
         let sides = crate::games::sides_of(&self.game, &[&mine, &theirs], 1)?;
         let npc = theirs.is_npc();
-        let secs = self.app.config.realm.challenge_timeout_secs;
+        let secs = self.app.settings(self.realm).challenge_timeout_secs;
         let line = if npc {
             format!(
                 "{} challenges {} to {}! {} accepts at once.",
@@ -587,7 +586,7 @@ impl<G: Game> Referee<G> {
                 self.member_event("accepted", &sides, i);
             }
         }
-        let secs = self.app.config.realm.challenge_timeout_secs;
+        let secs = self.app.settings(self.realm).challenge_timeout_secs;
         let mut line = format!(
             "{} {} {} to {}!",
             sides.styled[0],
@@ -765,10 +764,20 @@ impl<G: Game> Referee<G> {
                 "{who} is already fighting in {other}; one fight at a time."
             )]);
         }
+        let names: Vec<String> = c.fighters.iter().map(|f| self.game.styled(f)).collect();
         match self.start_claimed(c, now).await {
             Ok(lines) => Ok(lines),
             Err(e) => {
                 self.app.release_characters(&ids);
+                // Claimed in the books by a fight another process started.
+                if let Some(busy) = e.downcast_ref::<crate::store::engaged::Engaged>() {
+                    let who = ids.iter().position(|&i| i == busy.fighter);
+                    let who = who.map_or("A fighter", |i| names[i].as_str());
+                    return Ok(vec![format!(
+                        "{who} is already fighting in {}; one fight at a time.",
+                        busy.channel
+                    )]);
+                }
                 Err(e)
             }
         }
@@ -1007,7 +1016,7 @@ impl<G: Game> Referee<G> {
             return Ok(None);
         };
         let result = f.fight.result().context("the fight has not ended")?;
-        let day = self.app.day(now);
+        let day = self.app.day_in(self.realm, now);
         let refs: Vec<&Character> = f.fighters.iter().collect();
         let mut after = if refs.len() > 2 {
             self.game.group_after(&f.fight, &refs, &day)?
@@ -1342,7 +1351,10 @@ impl<G: Game> Referee<G> {
                 )])
             }
         };
-        match self.game.meaning(&command, None, true, &self.app.day(now)) {
+        match self
+            .game
+            .meaning(&command, None, true, &self.app.day_in(self.realm, now))
+        {
             Meaning::Create(name, sheet) => self.create(None, user, &name, sheet, now).await,
             Meaning::Refused(line) => Ok(vec![line]),
             _ => Ok(vec![format!(
@@ -1411,7 +1423,10 @@ impl<G: Game> Referee<G> {
                 let meaning = self
                     .game
                     .meaning_of_member(&f.fight, side, member, &g)
-                    .unwrap_or_else(|| self.game.meaning(&g, None, false, &self.app.day(now)));
+                    .unwrap_or_else(|| {
+                        self.game
+                            .meaning(&g, None, false, &self.app.day_in(self.realm, now))
+                    });
                 match meaning {
                     Meaning::Decide(d) | Meaning::DecideOn(d, _) | Meaning::Roll(Some(d)) => {
                         Some(d)
@@ -1466,7 +1481,10 @@ impl<G: Game> Referee<G> {
             .fight
             .as_ref()
             .is_some_and(|f| f.fighters.iter().any(|c| c.id == npc.id));
-        match self.game.meaning(&g, Some(&npc), false, &self.app.day(now)) {
+        match self
+            .game
+            .meaning(&g, Some(&npc), false, &self.app.day_in(self.realm, now))
+        {
             Meaning::Roll(_) if !fighting_here => Ok(Some(self.roll(npc, &g, now).await?)),
             Meaning::Change(change, line) => {
                 if let Some(channel) = self.app.character_fighting_in(npc.id) {
@@ -1568,7 +1586,7 @@ impl<G: Game> Referee<G> {
             }
         }
         let mine = self.mine(user, now).await?;
-        let day = self.app.day(now);
+        let day = self.app.day_in(self.realm, now);
         match self.game.meaning(g, mine.as_ref(), false, &day) {
             Meaning::Create(name, sheet) => {
                 // A character that no longer counts as its player's (dead) gives way to the new.

@@ -485,8 +485,9 @@ pub struct Args {
     /// The master seed, to repeat a run; a fresh one is drawn and printed when not given.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// The realm of both knights: `local` for the console and scripts, else the IRC network or
-    /// Discord guild.
+    /// The realm of both knights: `local` for the console and scripts, a `[realms.NAME]`'s
+    /// name, else the IRC network or Discord guild (one joined to a named realm means that
+    /// realm).
     #[arg(long, default_value = crate::app::LOCAL_REALM, value_name = "NAME")]
     pub realm: String,
     /// The game whose characters these are (`psiknight`, `tourney`); by default PsiKnight's
@@ -518,7 +519,9 @@ pub async fn command(args: &Args, db: &Path, config: &Config) -> Result<()> {
         None => None,
     };
     let names = [args.knight_a.as_str(), args.knight_b.as_str()];
-    let realm = store.realm(&args.realm).await?;
+    // A network or guild joined to a named realm has no books of its own: its realm's are meant.
+    let realm_name = config.realm_of(&args.realm);
+    let realm = store.realm(realm_name).await?;
     let day = chrono::Utc::now().format("%Y-%m-%d").to_string();
     // Why the first game that says so did not find the two.
     let mut why: Option<anyhow::Error> = None;
@@ -538,7 +541,7 @@ pub async fn command(args: &Args, db: &Path, config: &Config) -> Result<()> {
     match why {
         Some(e) if wanted.is_none() => Err(e.context(format!(
             "nor are {} and {} characters of another game in realm {}",
-            args.knight_a, args.knight_b, args.realm
+            args.knight_a, args.knight_b, realm_name
         ))),
         Some(e) => Err(e),
         None => bail!(
@@ -546,7 +549,7 @@ pub async fn command(args: &Args, db: &Path, config: &Config) -> Result<()> {
             args.knight_a,
             args.knight_b,
             wanted.map_or("any game", |g| g.name),
-            args.realm
+            realm_name
         ),
     }
 }

@@ -6,7 +6,7 @@
 #[path = "discord/fake.rs"]
 mod fake;
 
-use fake::{Call, Fake, APP, CHANNEL, DM_CHANNEL, GUILD};
+use fake::{Call, Fake, APP, CHANNEL, CHANNEL_2, DM_CHANNEL, GUILD, GUILD_2};
 use herald_bot::app::App;
 use herald_bot::clock::Clock;
 use herald_bot::config::{Config, DiscordConfig};
@@ -1303,4 +1303,191 @@ async fn a_knight_made_on_irc_fights_by_buttons_on_discord_after_link() {
     let (_, step) = herald.press(DANA, &accept).await;
     let text = content(&step);
     assert!(text.starts_with("Fight #1: Sir Eoin vs Sir Ash"), "{text}");
+}
+
+/// A real `herald run` of a sharded bot: shards `shards` of 2 over the books in `dir`, its REST
+/// calls signed with `token` so a test tells the processes apart; killed (SIGKILL) when dropped.
+struct ShardProcess(std::process::Child);
+
+impl ShardProcess {
+    fn run(fake: &Fake, dir: &std::path::Path, shards: &str, token: &str) -> ShardProcess {
+        let db = dir.join("herald.db");
+        let config = dir.join(format!("shard-{shards}.toml"));
+        let toml = format!(
+            "[database]\nurl = \"{}\"\n[web]\nenabled = false\n\
+             [discord]\ntoken_env = \"HERALD_TEST_DISCORD_TOKEN\"\n\
+             guild_ids = [{GUILD}, {GUILD_2}]\nproxy = \"{}\"\n\
+             shards = \"{shards}\"\nshard_total = 2\n",
+            db.display(),
+            fake.rest_url
+        );
+        std::fs::write(&config, toml).unwrap();
+        ShardProcess(
+            std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+                .arg("run")
+                .arg("--config")
+                .arg(&config)
+                .env("HERALD_TEST_DISCORD_TOKEN", token)
+                .env_remove("HERALD_LOG")
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("herald runs"),
+        )
+    }
+}
+
+impl Drop for ShardProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Sends a command as `user` where the fake's place is and returns the call that answers it
+/// (the deferred reply's edit, or the immediate response).
+async fn answered(fake: &mut Fake, user: u64, name: &str, options: Value, resolved: Value) -> Call {
+    let token = fake.command(user, name, options, resolved);
+    wait_answer(fake, &token).await
+}
+
+async fn wait_answer(fake: &mut Fake, token: &str) -> Call {
+    let original = format!("{token}/messages/@original");
+    let token = token.to_string();
+    fake.wait_for("the answer", move |c| {
+        (c.method == "PATCH" && c.path.ends_with(&original))
+            || (c.path.ends_with(&format!("{token}/callback")) && c.body["type"] == 4)
+    })
+    .await
+}
+
+// `[discord] shards`: two processes on one set of books, shards "0" and "1" of 2. Each shard's
+// session identifies with its own `[shard_id, shard_total]`; a guild's command is answered by
+// the process owning its shard, a private message by shard 0's; shard 0's process registers the
+// commands; and a fight in a guild of shard 1 goes on after shard 0's process is killed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_each_answer_the_guilds_of_their_own_shards() {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter("warn")
+        .with_test_writer()
+        .try_init();
+    assert_eq!(fake::shard_of(GUILD, 2), 1);
+    assert_eq!(fake::shard_of(GUILD_2, 2), 0);
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut fake = Fake::start_with_guilds(vec![GUILD, GUILD_2]).await;
+    // The books exist before the two processes open them at once.
+    drop(Store::open(&dir.path().join("herald.db")).await.unwrap());
+    let first = ShardProcess::run(&fake, dir.path(), "0", "token-a");
+    let _second = ShardProcess::run(&fake, dir.path(), "1", "token-b");
+    fake.wait_sessions(2).await;
+    let mut shards: Vec<Value> = fake
+        .identifies()
+        .iter()
+        .map(|i| i["shard"].clone())
+        .collect();
+    shards.sort_by_key(|s| s[0].as_u64());
+    assert_eq!(shards, [json!([0, 2]), json!([1, 2])]);
+    let registered = fake
+        .wait_for("the command registration", |c| c.method == "PUT")
+        .await;
+    assert_eq!(registered.authorization.as_deref(), Some("Bot token-a"));
+
+    // A guild of shard 0: the first process answers.
+    fake.set_place(GUILD_2, CHANNEL_2);
+    let roll = json!([{"name": "expr", "type": 3, "value": "100"}]);
+    let a = answered(&mut fake, DANA, "roll", roll.clone(), json!({})).await;
+    assert_eq!(a.authorization.as_deref(), Some("Bot token-a"), "{a:?}");
+    assert!(
+        content(&a).starts_with(&format!("<@{DANA}> rolls")),
+        "{a:?}"
+    );
+    // A guild of shard 1: the second.
+    fake.set_place(GUILD, CHANNEL);
+    let a = answered(&mut fake, DANA, "roll", roll.clone(), json!({})).await;
+    assert_eq!(a.authorization.as_deref(), Some("Bot token-b"), "{a:?}");
+    assert!(
+        content(&a).starts_with(&format!("<@{DANA}> rolls")),
+        "{a:?}"
+    );
+    // A private message comes on shard 0.
+    let token = fake.direct_command(DANA, "roll", roll.clone());
+    let a = wait_answer(&mut fake, &token).await;
+    assert_eq!(a.authorization.as_deref(), Some("Bot token-a"), "{a:?}");
+    assert!(
+        a.body["data"]["content"]
+            .as_str()
+            .is_some_and(|t| t.contains("server's channels")),
+        "{a:?}"
+    );
+
+    // A fight in the guild of shard 1.
+    for (user, name, top, psi, monarch, dame) in [
+        (
+            DANA,
+            "Dara",
+            "observe,dodge,sword",
+            "hypercognition:20,apportation:20",
+            "seonaid",
+            true,
+        ),
+        (
+            EVAN,
+            "Eoin",
+            "lance,shield,ride",
+            "mesmerism:20,negapsi:20",
+            "llewellyn",
+            false,
+        ),
+    ] {
+        let a = answered(
+            &mut fake,
+            user,
+            "knight",
+            create_knight(name, top, psi, monarch, dame),
+            json!({}),
+        )
+        .await;
+        assert!(content(&a).contains("is dubbed"), "{a:?}");
+    }
+    let resolved = json!({"users": {EVAN.to_string(): fake::user_json(EVAN)}});
+    let challenge = answered(
+        &mut fake,
+        DANA,
+        "joust",
+        json!([{"name": "target", "type": 6, "value": EVAN.to_string()}]),
+        resolved,
+    )
+    .await;
+    assert_eq!(challenge.authorization.as_deref(), Some("Bot token-b"));
+    let accept = challenge.body["components"][0]["components"][0]["custom_id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no button: {challenge:?}"))
+        .to_string();
+    let message = fake
+        .message_with(&accept)
+        .unwrap_or_else(|| panic!("no message offers {accept}"));
+    let token = fake.press(EVAN, &message, &accept, &[]);
+    let step = fake
+        .wait_for("the fight's start", |c| {
+            c.method == "POST" && c.path == format!("/api/v10/webhooks/{APP}/{token}")
+        })
+        .await;
+    assert!(
+        content(&step).starts_with("Fight #1: Dame Dara vs Sir Eoin"),
+        "{step:?}"
+    );
+    assert_eq!(step.authorization.as_deref(), Some("Bot token-b"));
+
+    // Shard 0's process dies; the fight of shard 1's guild goes on in the other.
+    drop(first);
+    fake.wait_connected(&[1]).await;
+    let status = answered(&mut fake, EVAN, "status", json!([]), json!({})).await;
+    assert_eq!(status.authorization.as_deref(), Some("Bot token-b"));
+    assert!(content(&status).contains("Fight #1"), "{status:?}");
+    assert!(
+        fake.calls()
+            .iter()
+            .all(|c| c.method != "PUT" || c.authorization.as_deref() == Some("Bot token-a")),
+        "only shard 0's process registers the commands"
+    );
 }

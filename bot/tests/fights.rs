@@ -1280,6 +1280,13 @@ async fn started(store: &Store, realm: i64, e: &Ending) -> herald_bot::store::Fi
         )
         .await
         .unwrap();
+    // The batch ends fights sharing a knight, which the books no longer let be open at once
+    // (migration 0017): the claims are let go so that the writer's batching is still put to it.
+    sqlx::query("DELETE FROM engaged_fighters WHERE fight_id = ?")
+        .bind(fight)
+        .execute(store.pool())
+        .await
+        .unwrap();
     let mut major_injury = [false; 2];
     for s in e.injured {
         major_injury[s.index()] = true;

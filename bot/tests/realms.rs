@@ -382,6 +382,10 @@ async fn a_tournament_is_held_by_its_own_networks_process_and_practice_is_the_re
         // The same pair's practice, once on each network the same day: recorded once.
         say(&libera, "libera", "#lists", "ash", "/joust brim").await;
         say(&libera, "libera", "#lists", "brim", "/accept").await;
+        // A knight fights once at a time across processes (migration 0017): that fight ends
+        // (by the yield of whichever is to move) before the other network's.
+        say(&libera, "libera", "#lists", "ash", "/yield").await;
+        say(&libera, "libera", "#lists", "brim", "/yield").await;
         say(&oftc, "oftc", "#duels", "brim", "/joust ash").await;
         say(&oftc, "oftc", "#duels", "ash", "/accept").await;
         let recorded: Vec<(String, i64)> =

@@ -385,7 +385,8 @@ impl Store {
         Ok(())
     }
 
-    /// Records a new fight of a game on the seam and its start step, in one transaction.
+    /// Records a new fight of a game on the seam and its start step, in one transaction, its
+    /// characters claimed for it ([`super::engaged::Engaged`] if one fights elsewhere).
     pub async fn start_bout(&self, f: NewBout<'_>, start: &Step<String>) -> Result<Id> {
         let mut tx = self.db().begin().await?;
         let id: Id = db::query_scalar(
@@ -422,6 +423,12 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        let fighters: Vec<Id> = if f.members.is_empty() {
+            f.characters.to_vec()
+        } else {
+            f.members.iter().map(|m| m.character).collect()
+        };
+        super::engaged::claim(&mut tx, super::engaged::Fighters::Characters, &fighters, id).await?;
         let first = super::insert_steps(&mut tx, &[(id, 0, start)]).await?;
         db::query("UPDATE fights SET first_step = ? WHERE id = ?")
             .bind(first)

@@ -9,9 +9,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long an account read for a speaker is kept before the books are asked again: the bound
-/// on how late another process's `/link` or `/unlink` reaches this one. A change made through
-/// this store is seen at once.
+/// on how late another process's `/link` or `/unlink` reaches this one on SQLite. A change made
+/// through this store is seen at once; on PostgreSQL, so is another process's, which says so
+/// (`NOTIFY` on [`LINKS_CHANNEL`] in its transaction) and every store listening forgets what it
+/// kept.
 pub const LINK_KEPT: Duration = Duration::from_secs(10);
+
+/// PostgreSQL's notification channel on which a link's transaction tells every process.
+pub const LINKS_CHANNEL: &str = "herald_links";
 
 /// Entries kept at most; past that the cache starts over.
 const LINKS_KEPT: usize = 100_000;
@@ -19,7 +24,51 @@ const LINKS_KEPT: usize = 100_000;
 /// The accounts speakers were lately read to play as, so that a command does not ask the books
 /// each time (every command of every player needs the answer; links are rare).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct LinkCache(Arc<Mutex<Kept>>);
+pub(crate) struct LinkCache(Arc<Mutex<Kept>>, Arc<Heard>);
+
+/// How many times another process's link change was heard, for whoever waits on it.
+#[derive(Debug)]
+struct Heard(tokio::sync::watch::Sender<u64>);
+
+impl Default for Heard {
+    fn default() -> Heard {
+        Heard(tokio::sync::watch::channel(0).0)
+    }
+}
+
+/// Stops the listener of [`listen`] when the last clone of the store holding it is dropped.
+#[derive(Debug)]
+pub(crate) struct Listening(#[allow(dead_code)] tokio::sync::oneshot::Sender<()>);
+
+/// Listens on [`LINKS_CHANNEL`] for the links other processes make or undo, forgetting what
+/// `cache` kept at each; a lost connection (notifications perhaps missed) forgets too, then
+/// listens again. Ends when the returned guard is dropped.
+pub(crate) async fn listen(pool: sqlx::PgPool, cache: LinkCache) -> Result<Listening> {
+    let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await?;
+    listener.listen(LINKS_CHANNEL).await?;
+    let (guard, mut stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = &mut stopped => return,
+                heard = listener.try_recv() => {
+                    cache.forget();
+                    cache.1 .0.send_modify(|n| *n += 1);
+                    match heard {
+                        Ok(Some(_)) => {}
+                        // The connection was lost and is made again at the next receive.
+                        Ok(None) => tracing::warn!("the links' notifications were cut off; listening again"),
+                        Err(e) => {
+                            tracing::error!("cannot listen for the links' notifications: {e}");
+                            tokio::time::sleep(Duration::from_secs(1)).await;
+                        }
+                    }
+                }
+            }
+        }
+    });
+    Ok(Listening(guard))
+}
 
 /// Each (realm, speaker): the account it plays as, if linked, and when that was read.
 type Kept = HashMap<(Id, String), (Option<String>, Instant)>;
@@ -42,6 +91,18 @@ impl LinkCache {
     fn forget(&self) {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
+}
+
+/// Tells every process listening on PostgreSQL, at the commit of `tx`, that the links changed.
+async fn tell_others(tx: &mut db::Tx<'_>, postgres: bool) -> Result<()> {
+    if postgres {
+        // Its value is `void`, which no row reads: the statement is run, its row left.
+        db::query("SELECT pg_notify(?, '')")
+            .bind(LINKS_CHANNEL)
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Why `/link CODE` was refused; nothing was written.
@@ -68,8 +129,8 @@ pub type Unlinked = Vec<(String, String)>;
 
 impl Store {
     /// The account `user` plays as: the one it is linked to, else itself.
-    /// Read through [`LinkCache`]: a link made or undone in another process counts here within
-    /// [`LINK_KEPT`].
+    /// Read through [`LinkCache`]: a link made or undone in another process counts here as soon
+    /// as its notification is heard on PostgreSQL, within [`LINK_KEPT`] on SQLite.
     pub async fn account_of(&self, realm: Id, user: &str) -> Result<String> {
         let account = match self.links.get(realm, user) {
             Some(kept) => kept,
@@ -190,6 +251,7 @@ impl Store {
             .bind(id)
             .execute(&mut tx)
             .await?;
+        tell_others(&mut tx, self.db().is_postgres()).await?;
         tx.commit().await?;
         self.links.forget();
         Ok(Ok(account))
@@ -215,8 +277,17 @@ impl Store {
             .bind(user)
             .execute(&mut tx)
             .await?;
+        if !links.is_empty() {
+            tell_others(&mut tx, self.db().is_postgres()).await?;
+        }
         tx.commit().await?;
         self.links.forget();
         Ok(links)
+    }
+
+    /// How many link changes of other processes this store has heard (PostgreSQL), as they
+    /// come: for a test to wait on the one it made elsewhere.
+    pub fn links_heard(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.links.1 .0.subscribe()
     }
 }

@@ -19,6 +19,7 @@ use std::str::FromStr;
 use thiserror::Error;
 pub mod books;
 pub mod db;
+pub mod engaged;
 pub mod games;
 pub mod history;
 pub mod links;
@@ -191,6 +192,8 @@ pub struct Store {
     places: places::Places,
     /// The accounts speakers were lately read to play as.
     links: links::LinkCache,
+    /// PostgreSQL's listener for other processes' links, kept while any clone of the store is.
+    listening: Option<std::sync::Arc<links::Listening>>,
 }
 
 /// A fight step waiting for the book writer.
@@ -853,7 +856,13 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
-        Ok(Store::with_pool(Db::Postgres(pool), true))
+        let mut store = Store::with_pool(Db::Postgres(pool.clone()), true);
+        // Another process's /link or /unlink counts here at once: it says so to every listener.
+        let listening = links::listen(pool, store.links.clone())
+            .await
+            .context("cannot listen for the links other processes make")?;
+        store.listening = Some(std::sync::Arc::new(listening));
+        Ok(store)
     }
 
     /// A fresh database in memory (one connection, so every query sees the same data), for
@@ -894,6 +903,7 @@ impl Store {
             writes,
             places: places::Places::default(),
             links: links::LinkCache::default(),
+            listening: None,
         }
     }
 
@@ -1232,7 +1242,9 @@ impl Store {
 
     /// Records a new fight, its start step and whether it is for ransom in one transaction. For a
     /// practice fight it also claims the pair's practice record of the day if still free; the
-    /// UNIQUE constraint settles any race (R26). Returns the fight id and whether it is recorded.
+    /// UNIQUE constraint settles any race (R26). It claims both knights for the fight, so a knight
+    /// fighting elsewhere, in this process or another on the same books, refuses it with
+    /// [`engaged::Engaged`] and nothing written. Returns the fight id and whether it is recorded.
     pub async fn start_fight(&self, f: NewFight<'_>, start: &Step) -> Result<(Id, bool)> {
         let mut tx = self.pool.begin().await?;
         let setup = serde_json::to_string(f.setup)?;
@@ -1259,6 +1271,7 @@ impl Store {
         .bind(f.realm)
         .fetch_one(&mut *tx)
         .await?;
+        engaged::claim(&mut tx, engaged::Fighters::Knights, &f.knights, id).await?;
         let mut recorded = false;
         if f.setup.kind == MatchKind::Practice {
             let (lo, hi) = (

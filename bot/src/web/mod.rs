@@ -132,8 +132,48 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/r/{realm}/fights/{id}", get(api::fight))
         .route("/assets/{file}", get(page::asset))
         .fallback(|| async { Oops::NotFound("page".into()) })
+        .layer(axum::middleware::from_fn_with_state(
+            web.clone(),
+            joined_place,
+        ))
         .layer(axum::middleware::map_response(secure))
         .with_state(web)
+}
+
+/// A place joined to a named realm (`[realms.NAME]`: an IRC network, a Discord guild's id) has
+/// no books of its own: its pages are its realm's, so its URLs move there for good.
+async fn joined_place(
+    axum::extract::State(web): axum::extract::State<Arc<Web>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match realm_url(&web.app.config, request.uri()) {
+        Some(to) => axum::response::Redirect::permanent(&to).into_response(),
+        None => next.run(request).await,
+    }
+}
+
+/// The URL of the same page under the realm's name, when `uri` names a joined place.
+fn realm_url(config: &crate::config::Config, uri: &axum::http::Uri) -> Option<String> {
+    let path = uri.path();
+    let (prefix, rest) = ["/api/r/", "/r/"]
+        .iter()
+        .find_map(|p| path.strip_prefix(p).map(|rest| (*p, rest)))?;
+    let (place, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    let realm = config.realm_of(place);
+    if place.is_empty() || realm == place {
+        return None;
+    }
+    let mut to = format!("{prefix}{realm}");
+    if !tail.is_empty() {
+        to.push('/');
+        to.push_str(tail);
+    }
+    if let Some(query) = uri.query() {
+        to.push('?');
+        to.push_str(query);
+    }
+    Some(to)
 }
 
 async fn secure(mut response: Response) -> Response {

@@ -2,6 +2,11 @@
 //! the messages it posts, and a gateway that says Hello, takes the Identify, sends READY, then
 //! whatever events a test pushes (`INTERACTION_CREATE`, `MESSAGE_CREATE`).
 //!
+//! The gateway serves one session per shard, as Discord does: each Identify names its
+//! `[shard_id, shard_total]`, READY lists the guilds of that shard, and an event goes to the
+//! session of its guild's shard (`(guild_id >> 22) % shard_total`), one without a guild (a
+//! direct message) to shard 0's. Events for a shard with no session wait for one.
+//!
 //! Only what Herald uses is implemented; anything else answers 404 so a test sees it.
 #![allow(dead_code)]
 
@@ -21,6 +26,15 @@ pub const GUILD: u64 = 900_000_000_000_000_003;
 pub const CHANNEL: u64 = 900_000_000_000_000_004;
 /// The direct-message channel Herald opens with any user.
 pub const DM_CHANNEL: u64 = 900_000_000_000_000_005;
+/// A second guild, on shard 0 of 2 (GUILD is on shard 1 of 2).
+pub const GUILD_2: u64 = 900_000_000_004_194_307;
+/// A channel of GUILD_2.
+pub const CHANNEL_2: u64 = 900_000_000_004_194_308;
+
+/// The shard of `guild` among `total`, as Discord computes it.
+pub fn shard_of(guild: u64, total: u64) -> u64 {
+    (guild >> 22) % total.max(1)
+}
 
 /// How long any wait on Herald may take before the test fails.
 pub const PATIENCE: Duration = Duration::from_secs(20);
@@ -54,6 +68,40 @@ struct State {
     pressed_on: HashMap<String, u64>,
     next_id: u64,
     identify: Option<Value>,
+    /// Every Identify, in order.
+    identifies: Vec<Value>,
+    /// The shards whose session is connected now.
+    connected: Vec<u64>,
+}
+
+/// The gateway's sessions, one per shard, and the events waiting for theirs.
+#[derive(Default)]
+struct Router {
+    /// The shard total the sessions identified with (1 until one does).
+    total: u64,
+    /// Each shard's session: its connection's number and where its events go.
+    sessions: HashMap<u64, (u64, mpsc::UnboundedSender<(String, Value)>)>,
+    /// Events whose shard has no session yet, in order.
+    pending: Vec<(String, Value)>,
+}
+
+impl Router {
+    /// Sends every waiting event whose shard has a session.
+    fn dispatch(&mut self) {
+        let total = self.total.max(1);
+        let mut kept = Vec::new();
+        for (name, data) in std::mem::take(&mut self.pending) {
+            let guild = data["guild_id"]
+                .as_str()
+                .and_then(|g| g.parse::<u64>().ok());
+            let shard = guild.map_or(0, |g| shard_of(g, total));
+            match self.sessions.get(&shard) {
+                Some((_, to)) if to.send((name.clone(), data.clone())).is_ok() => {}
+                _ => kept.push((name, data)),
+            }
+        }
+        self.pending = kept;
+    }
 }
 
 impl State {
@@ -70,13 +118,21 @@ pub struct Fake {
     state: Arc<Mutex<State>>,
     changed: Arc<Notify>,
     events: mpsc::UnboundedSender<(String, Value)>,
-    ready: watch::Receiver<bool>,
+    /// How many sessions have identified so far.
+    ready: watch::Receiver<usize>,
     cursor: usize,
     next_interaction: u64,
+    /// The guild and channel commands and chat come from.
+    place: (u64, u64),
 }
 
 impl Fake {
     pub async fn start() -> Fake {
+        Fake::start_with_guilds(vec![GUILD]).await
+    }
+
+    /// A fake whose bot is in `guilds` (each shard's READY lists those of its shard).
+    pub async fn start_with_guilds(guilds: Vec<u64>) -> Fake {
         let rest = TcpListener::bind("127.0.0.1:0").await.expect("a REST port");
         let gateway = TcpListener::bind("127.0.0.1:0")
             .await
@@ -86,7 +142,7 @@ impl Fake {
         let state = Arc::new(Mutex::new(State::default()));
         let changed = Arc::new(Notify::new());
         let (events_tx, events_rx) = mpsc::unbounded_channel();
-        let (ready_tx, ready_rx) = watch::channel(false);
+        let (ready_tx, ready_rx) = watch::channel(0usize);
         tokio::spawn(serve_rest(
             rest,
             gateway_url.clone(),
@@ -99,6 +155,8 @@ impl Fake {
             events_rx,
             ready_tx,
             state.clone(),
+            changed.clone(),
+            guilds,
         ));
         Fake {
             rest_url,
@@ -109,15 +167,59 @@ impl Fake {
             ready: ready_rx,
             cursor: 0,
             next_interaction: 0,
+            place: (GUILD, CHANNEL),
         }
     }
 
     /// Waits until the gateway has sent READY.
     pub async fn wait_ready(&mut self) {
-        tokio::time::timeout(PATIENCE, self.ready.wait_for(|r| *r))
+        self.wait_sessions(1).await;
+    }
+
+    /// Waits until `n` sessions have identified (counting reconnections).
+    pub async fn wait_sessions(&mut self, n: usize) {
+        tokio::time::timeout(PATIENCE, self.ready.wait_for(|r| *r >= n))
             .await
             .expect("Herald connects to the gateway in time")
             .expect("the gateway runs");
+    }
+
+    /// Every Identify so far, in order.
+    pub fn identifies(&self) -> Vec<Value> {
+        self.state.lock().unwrap().identifies.clone()
+    }
+
+    /// Waits until the shards connected are exactly `shards` (in any order).
+    pub async fn wait_connected(&mut self, shards: &[u64]) {
+        let mut want = shards.to_vec();
+        want.sort_unstable();
+        let found = tokio::time::timeout(PATIENCE, async {
+            loop {
+                let notified = self.changed.notified();
+                {
+                    let mut now = self.state.lock().unwrap().connected.clone();
+                    now.sort_unstable();
+                    if now == want {
+                        return;
+                    }
+                }
+                notified.await;
+            }
+        })
+        .await;
+        if found.is_err() {
+            let s = self.state.lock().unwrap();
+            let shards: Vec<&Value> = s.identifies.iter().map(|i| &i["shard"]).collect();
+            panic!(
+                "the sessions connected are {:?}, not {want:?} (identified: {shards:?})",
+                s.connected
+            );
+        }
+    }
+
+    /// Commands and chat come from `channel` of `guild` from now on.
+    pub fn set_place(&mut self, guild: u64, channel: u64) {
+        self.place = (guild, channel);
     }
 
     /// What Herald identified with.
@@ -218,9 +320,9 @@ impl Fake {
             "type": 1,
             "options": options,
             "resolved": resolved,
-            "guild_id": GUILD.to_string(),
+            "guild_id": self.place.0.to_string(),
         });
-        let mut interaction = interaction_base(id, &token, user, 2);
+        let mut interaction = interaction_base(id, &token, user, 2, self.place);
         interaction["data"] = data;
         self.send_event("INTERACTION_CREATE", interaction);
         token
@@ -237,7 +339,7 @@ impl Fake {
         options: Value,
     ) -> String {
         let (id, token) = self.next_token();
-        let mut interaction = interaction_base(id, &token, user, 2);
+        let mut interaction = interaction_base(id, &token, user, 2, self.place);
         interaction["member"]["nick"] = json!(nick);
         interaction["member"]["user"]["global_name"] = json!(global);
         interaction["data"] = json!({
@@ -246,7 +348,28 @@ impl Fake {
             "type": 1,
             "options": options,
             "resolved": {},
-            "guild_id": GUILD.to_string(),
+            "guild_id": self.place.0.to_string(),
+        });
+        self.send_event("INTERACTION_CREATE", interaction);
+        token
+    }
+
+    /// Sends a slash command from `user` in a direct message (no guild); returns its token.
+    pub fn direct_command(&mut self, user: u64, name: &str, options: Value) -> String {
+        let (id, token) = self.next_token();
+        let mut interaction = interaction_base(id, &token, user, 2, (0, DM_CHANNEL));
+        for key in ["guild_id", "member", "guild_locale"] {
+            interaction.as_object_mut().unwrap().remove(key);
+        }
+        interaction["user"] = user_json(user);
+        interaction["context"] = json!(1);
+        interaction["authorizing_integration_owners"] = json!({"1": user.to_string()});
+        interaction["data"] = json!({
+            "id": "600000000000000001",
+            "name": name,
+            "type": 1,
+            "options": options,
+            "resolved": {},
         });
         self.send_event("INTERACTION_CREATE", interaction);
         token
@@ -255,13 +378,13 @@ impl Fake {
     /// Sends an autocomplete request (what `user` is typing into a command); returns its token.
     pub fn autocomplete(&mut self, user: u64, name: &str, options: Value) -> String {
         let (id, token) = self.next_token();
-        let mut interaction = interaction_base(id, &token, user, 4);
+        let mut interaction = interaction_base(id, &token, user, 4, self.place);
         interaction["data"] = json!({
             "id": "600000000000000001",
             "name": name,
             "type": 1,
             "options": options,
-            "guild_id": GUILD.to_string(),
+            "guild_id": self.place.0.to_string(),
         });
         self.send_event("INTERACTION_CREATE", interaction);
         token
@@ -276,7 +399,7 @@ impl Fake {
         values: &[&str],
     ) -> String {
         let (id, token) = self.next_token();
-        let mut interaction = interaction_base(id, &token, user, 3);
+        let mut interaction = interaction_base(id, &token, user, 3, self.place);
         interaction["data"] = if values.is_empty() {
             json!({"custom_id": custom_id, "component_type": 2})
         } else {
@@ -298,8 +421,8 @@ impl Fake {
         let (id, _) = self.next_token();
         let message = json!({
             "id": id.to_string(),
-            "channel_id": CHANNEL.to_string(),
-            "guild_id": GUILD.to_string(),
+            "channel_id": self.place.1.to_string(),
+            "guild_id": self.place.0.to_string(),
             "author": user_json(user),
             "member": member_json(None),
             "content": content,
@@ -354,21 +477,22 @@ fn member_json(user: Option<u64>) -> Value {
     m
 }
 
-fn interaction_base(id: u64, token: &str, user: u64, kind: u8) -> Value {
+fn interaction_base(id: u64, token: &str, user: u64, kind: u8, place: (u64, u64)) -> Value {
+    let (guild, channel) = place;
     json!({
         "id": id.to_string(),
         "application_id": APP.to_string(),
         "type": kind,
         "token": token,
         "version": 1,
-        "guild_id": GUILD.to_string(),
-        "channel_id": CHANNEL.to_string(),
+        "guild_id": guild.to_string(),
+        "channel_id": channel.to_string(),
         "member": member_json(Some(user)),
         "app_permissions": "0",
         "locale": "en-US",
         "guild_locale": "en-US",
         "entitlements": [],
-        "authorizing_integration_owners": {"0": GUILD.to_string()},
+        "authorizing_integration_owners": {"0": guild.to_string()},
         "context": 0,
         "attachment_size_limit": 10_485_760,
     })
@@ -644,7 +768,12 @@ fn not_found() -> (u16, Option<Value>) {
     (404, Some(json!({"message": "404: Not Found", "code": 0})))
 }
 
-fn ready_payload(gateway_url: &str) -> Value {
+fn ready_payload(gateway_url: &str, shard: [u64; 2], guilds: &[u64]) -> Value {
+    let guilds: Vec<Value> = guilds
+        .iter()
+        .filter(|g| shard_of(**g, shard[1]) == shard[0])
+        .map(|g| json!({"id": g.to_string(), "unavailable": true}))
+        .collect();
     json!({
         "v": 10,
         "user": {
@@ -658,10 +787,10 @@ fn ready_payload(gateway_url: &str) -> Value {
             "mfa_enabled": false,
             "flags": 0,
         },
-        "guilds": [{"id": GUILD.to_string(), "unavailable": true}],
-        "session_id": "fake-session",
+        "guilds": guilds,
+        "session_id": format!("fake-session-{}", shard[0]),
         "resume_gateway_url": gateway_url,
-        "shard": [0, 1],
+        "shard": shard,
         "application": {"id": APP.to_string(), "flags": 0},
         "private_channels": [],
         "presences": [],
@@ -673,47 +802,128 @@ async fn serve_gateway(
     listener: TcpListener,
     gateway_url: String,
     mut events: mpsc::UnboundedReceiver<(String, Value)>,
-    ready: watch::Sender<bool>,
+    ready: watch::Sender<usize>,
     state: Arc<Mutex<State>>,
+    changed: Arc<Notify>,
+    guilds: Vec<u64>,
 ) {
-    // One connection at a time; a reconnecting client is served again from Hello.
+    let router = Arc::new(Mutex::new(Router::default()));
+    let ready = Arc::new(ready);
+    let guilds = Arc::new(guilds);
+    {
+        let router = router.clone();
+        tokio::spawn(async move {
+            while let Some(event) = events.recv().await {
+                let mut r = router.lock().unwrap();
+                r.pending.push(event);
+                r.dispatch();
+            }
+        });
+    }
+    let gateway = Arc::new(Gateway {
+        url: gateway_url,
+        router,
+        ready,
+        state,
+        changed,
+        guilds,
+    });
+    // Each connection is a session; a reconnecting client is served again from Hello.
+    let mut number = 0u64;
     while let Ok((stream, _)) = listener.accept().await {
-        let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
-            continue;
-        };
-        let hello = json!({"op": 10, "d": {"heartbeat_interval": 41_250}, "s": null, "t": null});
-        if ws.send(WsMessage::Text(hello.to_string())).await.is_err() {
-            continue;
-        }
-        let mut seq = 0u64;
-        loop {
-            tokio::select! {
-                incoming = ws.next() => {
-                    let Some(Ok(msg)) = incoming else { break };
-                    let Ok(text) = msg.into_text() else { continue };
-                    let Ok(payload) = serde_json::from_str::<Value>(&text) else { continue };
-                    match payload["op"].as_u64() {
-                        Some(1) => {
-                            let ack = json!({"op": 11, "d": null, "s": null, "t": null});
-                            if ws.send(WsMessage::Text(ack.to_string())).await.is_err() { break; }
-                        }
-                        Some(2) => {
-                            state.lock().unwrap().identify = Some(payload["d"].clone());
-                            seq += 1;
-                            let event = json!({"op": 0, "t": "READY", "s": seq, "d": ready_payload(&gateway_url)});
-                            if ws.send(WsMessage::Text(event.to_string())).await.is_err() { break; }
-                            let _ = ready.send(true);
-                        }
-                        _ => {}
+        number += 1;
+        tokio::spawn(session(stream, number, gateway.clone()));
+    }
+}
+
+/// What every session of the gateway shares.
+struct Gateway {
+    url: String,
+    router: Arc<Mutex<Router>>,
+    ready: Arc<watch::Sender<usize>>,
+    state: Arc<Mutex<State>>,
+    changed: Arc<Notify>,
+    guilds: Arc<Vec<u64>>,
+}
+
+/// One gateway connection: Hello, then heartbeats acknowledged, Identify answered with READY
+/// for its shard, and its shard's events.
+async fn session(stream: TcpStream, number: u64, gateway: Arc<Gateway>) {
+    let Gateway {
+        url: gateway_url,
+        router,
+        ready,
+        state,
+        changed,
+        guilds,
+    } = &*gateway;
+    let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else {
+        return;
+    };
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": 41_250}, "s": null, "t": null});
+    if ws.send(WsMessage::Text(hello.to_string())).await.is_err() {
+        return;
+    }
+    let (to_session, mut mine) = mpsc::unbounded_channel::<(String, Value)>();
+    let mut shard: Option<u64> = None;
+    let mut seq = 0u64;
+    loop {
+        tokio::select! {
+            incoming = ws.next() => {
+                let Some(Ok(msg)) = incoming else { break };
+                let Ok(text) = msg.into_text() else { continue };
+                let Ok(payload) = serde_json::from_str::<Value>(&text) else { continue };
+                match payload["op"].as_u64() {
+                    Some(1) => {
+                        let ack = json!({"op": 11, "d": null, "s": null, "t": null});
+                        if ws.send(WsMessage::Text(ack.to_string())).await.is_err() { break; }
                     }
+                    Some(2) => {
+                        let d = payload["d"].clone();
+                        let id = d["shard"][0].as_u64().unwrap_or(0);
+                        let total = d["shard"][1].as_u64().unwrap_or(1).max(1);
+                        {
+                            let mut s = state.lock().unwrap();
+                            s.identify = Some(d.clone());
+                            s.identifies.push(d);
+                            s.connected.push(id);
+                        }
+                        changed.notify_waiters();
+                        seq += 1;
+                        let event = json!({"op": 0, "t": "READY", "s": seq, "d": ready_payload(gateway_url, [id, total], guilds)});
+                        if ws.send(WsMessage::Text(event.to_string())).await.is_err() { break; }
+                        shard = Some(id);
+                        {
+                            let mut r = router.lock().unwrap();
+                            r.total = total;
+                            r.sessions.insert(id, (number, to_session.clone()));
+                            r.dispatch();
+                        }
+                        ready.send_modify(|n| *n += 1);
+                    }
+                    _ => {}
                 }
-                event = events.recv() => {
-                    let Some((name, data)) = event else { return };
-                    seq += 1;
-                    let event = json!({"op": 0, "t": name, "s": seq, "d": data});
-                    if ws.send(WsMessage::Text(event.to_string())).await.is_err() { break; }
-                }
+            }
+            event = mine.recv() => {
+                let Some((name, data)) = event else { break };
+                seq += 1;
+                let event = json!({"op": 0, "t": name, "s": seq, "d": data});
+                if ws.send(WsMessage::Text(event.to_string())).await.is_err() { break; }
             }
         }
     }
+    // A closed session's shard waits for its next one.
+    if let Some(id) = shard {
+        {
+            let mut r = router.lock().unwrap();
+            if r.sessions.get(&id).is_some_and(|(n, _)| *n == number) {
+                r.sessions.remove(&id);
+            }
+        }
+        let mut s = state.lock().unwrap();
+        if let Some(i) = s.connected.iter().position(|c| *c == id) {
+            s.connected.remove(i);
+        }
+    }
+    changed.notify_waiters();
 }

@@ -303,7 +303,7 @@ impl Tiltyard {
         Some(format!(
             "No fight here now. {} begins here {} (in {}); /enter to take part.",
             h.record.name,
-            when(&self.app, h.record.starts_at),
+            when(&self.app, self.realm, h.record.starts_at),
             span((h.record.starts_at - now).num_seconds())
         ))
     }
@@ -356,7 +356,7 @@ impl Tiltyard {
                 lines.push(format!(
                     "{} will be held here {}: {}. /enter to take part.",
                     held.record.name,
-                    when(&self.app, held.record.starts_at),
+                    when(&self.app, self.realm, held.record.starts_at),
                     chat::format_of(
                         held.record.melee,
                         held.record.remount,
@@ -459,7 +459,7 @@ impl Tiltyard {
             "Reminder: {} begins here in {} ({}); {entered}. /enter to take part.",
             t.name,
             span((t.starts_at - now).num_seconds()),
-            when(&self.app, t.starts_at)
+            when(&self.app, self.realm, t.starts_at)
         ))
     }
 
@@ -1137,7 +1137,7 @@ impl Tiltyard {
                     reason: award_reason(&t.name, a.reason, a.hp),
                 })
                 .collect(),
-            month: self.app.month(now),
+            month: self.app.month_in(self.realm, now),
             at: now,
         };
         let written = self.app.store.finish_tournament(&fin).await?;

@@ -280,8 +280,7 @@ impl Tiltyard {
     fn timeout(&self) -> Duration {
         Duration::seconds(
             self.app
-                .config
-                .realm
+                .settings(self.realm)
                 .decision_timeout_secs
                 .min(i64::MAX as u64) as i64,
         )
@@ -388,7 +387,7 @@ impl Tiltyard {
                 return Ok(vec![refusal]);
             }
         }
-        let day = self.app.day(now);
+        let day = self.app.day_in(self.realm, now);
         for k in [&mine, &theirs] {
             if store.injured_on(k.id, &day).await? {
                 return Ok(vec![format!(
@@ -397,7 +396,7 @@ impl Tiltyard {
                 )]);
             }
         }
-        let secs = self.app.config.realm.challenge_timeout_secs;
+        let secs = self.app.settings(self.realm).challenge_timeout_secs;
         let mut lines: Lines = note.into_iter().collect();
         lines.push(format!(
             "{} challenges {} to a practice joust! {}: /accept or /decline ({secs}s).",
@@ -464,6 +463,7 @@ impl Tiltyard {
             )]);
         }
         let ids = [c.knights[0].id, c.knights[1].id];
+        let names = [c.knights[0].styled(), c.knights[1].styled()];
         if let Err((k, other)) = self.app.claim(&ids, &self.channel) {
             let who = if k == ids[0] {
                 c.knights[0].styled()
@@ -490,6 +490,15 @@ impl Tiltyard {
             }
             Err(e) => {
                 self.app.release(&ids);
+                // Claimed in the books by a fight another process started.
+                if let Some(busy) = e.downcast_ref::<crate::store::engaged::Engaged>() {
+                    let who = ids.iter().position(|&k| k == busy.fighter);
+                    let who = who.map_or("A knight", |i| names[i].as_str());
+                    return Ok(vec![format!(
+                        "{who} is already fighting in {}; one fight at a time.",
+                        busy.channel
+                    )]);
+                }
                 Err(e)
             }
         }
@@ -515,7 +524,7 @@ impl Tiltyard {
             rolls: std::mem::take(&mut dice.log),
             at: now,
         };
-        let day = self.app.day(now);
+        let day = self.app.day_in(self.realm, now);
         // Whether the fight is for ransom is fixed at its start, and stored with it; a peace
         // made during the fight does not change it (R33, R156).
         let ransom = match c.kind {
@@ -767,7 +776,7 @@ impl Tiltyard {
         f.seq += 1;
         if !matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
             f.deadline =
-                now + Duration::seconds(self.app.config.realm.decision_timeout_secs as i64);
+                now + Duration::seconds(self.app.settings(self.realm).decision_timeout_secs as i64);
         }
         // R21: the skill armed is told to its knight alone, however the channel's fights are
         // narrated; the channel hears that one is readied, and nothing of a disarming. A
@@ -810,7 +819,7 @@ impl Tiltyard {
         let Some(outcome) = f.m.outcome().cloned() else {
             return Ok(Vec::new());
         };
-        let month = self.app.month(now);
+        let month = self.app.month_in(self.realm, now);
         let winner_side = outcome.winner;
         let end = FightEnd {
             realm: self.realm,
@@ -826,7 +835,7 @@ impl Tiltyard {
             outcome,
             practice: f.m.kind() == MatchKind::Practice,
             recorded: f.recorded,
-            day: self.app.day(now),
+            day: self.app.day_in(self.realm, now),
             month: month.clone(),
             tournament: None,
         };

@@ -376,14 +376,14 @@ impl From<Kind> for MatchKind {
 /// books by name, in a match of `--kind`; missing, with the knight not found.
 pub fn matchup<'a>(
     store: &'a Store,
-    _config: &'a Config,
+    config: &'a Config,
     _realm: Id,
     names: [&'a str; 2],
     _day: &'a str,
     args: &'a Args,
 ) -> BoxFuture<'a, Result<Lookup>> {
     Box::pin(async move {
-        let [a, b] = match knights(store, &args.realm, names).await {
+        let [a, b] = match knights(store, config.realm_of(&args.realm), names).await {
             Ok(found) => found,
             Err(e) => return Ok(Lookup::Missing(Some(e))),
         };

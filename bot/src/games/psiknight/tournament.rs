@@ -95,8 +95,8 @@ pub enum Stage {
 }
 
 /// A time in the realm's zone, as players read it: "Sat 5 Dec 2026 18:00 UTC".
-pub fn when(app: &App, at: DateTime<Utc>) -> String {
-    at.with_timezone(&app.tz)
+pub fn when(app: &App, realm: Id, at: DateTime<Utc>) -> String {
+    at.with_timezone(&app.tz_of(realm))
         .format("%a %-d %b %Y %H:%M %Z")
         .to_string()
 }
@@ -140,8 +140,8 @@ pub fn format_of(melee: bool, remount: bool, minutes: u32) -> String {
 }
 
 /// The month of `at` in the realm's time zone, for the one-a-month rule (R38).
-fn month_of(app: &App, at: DateTime<Utc>) -> Option<Month> {
-    let local = at.with_timezone(&app.tz);
+fn month_of(app: &App, realm: Id, at: DateTime<Utc>) -> Option<Month> {
+    let local = at.with_timezone(&app.tz_of(realm));
     Month::new(local.year(), u8::try_from(local.month()).ok()?).ok()
 }
 
@@ -156,16 +156,16 @@ pub async fn schedule(
     now: DateTime<Utc>,
 ) -> Result<Lines> {
     let usage = "Usage: /tournament schedule NAME WHEN [--host HOST] [--channel #CHANNEL] [--melee] [--remount] [--melee-minutes N] [--force]";
-    let Some(starts_at) = s.when.resolve(now, &app.tz) else {
+    let tz = app.tz_of(realm);
+    let Some(starts_at) = s.when.resolve(now, &tz) else {
         return Ok(vec![format!(
-            "That time does not exist in the realm's time zone ({}): a daylight-saving change skips it. {usage}",
-            app.tz
+            "That time does not exist in the realm's time zone ({tz}): a daylight-saving change skips it. {usage}"
         )]);
     };
     if starts_at <= now {
         return Ok(vec![format!(
             "{} is already past; a tournament is scheduled for a time to come. {usage}",
-            when(app, starts_at)
+            when(app, realm, starts_at)
         )]);
     }
     let name = s.name.trim();
@@ -183,7 +183,7 @@ pub async fn schedule(
     if channel.is_empty() || channel.contains(char::is_whitespace) {
         return Ok(vec![format!("'{channel}' is not a channel. {usage}")]);
     }
-    let Some(month) = month_of(app, starts_at) else {
+    let Some(month) = month_of(app, realm, starts_at) else {
         return Ok(vec![format!("That date is out of range. {usage}")]);
     };
     let melee_minutes = s
@@ -216,7 +216,7 @@ pub async fn schedule(
     };
     let mut lines = vec![format!(
         "Tournament #{id}, {name}, is scheduled for {} in {channel}{}: {}. Knights, /enter to take part.",
-        when(app, starts_at),
+        when(app, realm, starts_at),
         s.host
             .as_deref()
             .map(|h| format!(", hosted by {h}"))
@@ -322,14 +322,14 @@ pub async fn show(app: &App, realm: Id, now: DateTime<Utc>) -> Result<Lines> {
                 let starts = if due > 0 {
                     format!(
                         "begins {} (in {}) in {}",
-                        when(app, t.starts_at),
+                        when(app, realm, t.starts_at),
                         span(due),
                         t.channel
                     )
                 } else {
                     format!(
                         "was due {} in {} and begins once the channel is free",
-                        when(app, t.starts_at),
+                        when(app, realm, t.starts_at),
                         t.channel
                     )
                 };
@@ -358,7 +358,7 @@ fn describe(app: &App, t: &TournamentRecord) -> String {
         "{} (#{}, {} in {})",
         t.name,
         t.id,
-        when(app, t.starts_at),
+        when(app, t.realm, t.starts_at),
         t.channel
     )
 }
@@ -454,7 +454,7 @@ pub async fn enter(
                 "{} enters {}, which begins {} in {}.",
                 k.styled(),
                 t.name,
-                when(app, t.starts_at),
+                when(app, realm, t.starts_at),
                 t.channel
             ),
             Entry::Already => format!("{} has already entered {}.", k.styled(), t.name),
@@ -549,7 +549,7 @@ pub async fn cancel(
         "{} (#{}), due {} in {}, is cancelled by {user}.",
         t.name,
         t.id,
-        when(app, t.starts_at),
+        when(app, t.realm, t.starts_at),
         t.channel
     )])
 }

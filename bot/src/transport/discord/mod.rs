@@ -351,6 +351,14 @@ impl EventHandler for Herald {
         }
     }
 
+    async fn guild_create(&self, _ctx: Context, guild: serenity::all::Guild, _new: Option<bool>) {
+        // Which guild each channel is in, for a `<#id>` named from another guild of the realm.
+        let channels = guild.channels.keys().map(|c| channel_name(*c));
+        self.hub
+            .app()
+            .know_channels(&guild.id.to_string(), channels);
+    }
+
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
         match interaction {
             Interaction::Command(ci) => {

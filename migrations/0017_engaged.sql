@@ -1,0 +1,43 @@
+-- One fight at a time for a fighter, across every process on the books: a fight's start claims
+-- each of its fighters here, in its own transaction; the key refuses a second claim while the
+-- first fight is open, whichever process made it. The end of the fight (its `ended_at` set, in
+-- the transaction that ends it) frees them. `kind` is 'knight' (PsiKnight's fights, by knight
+-- id) or 'character' (the games on the referee's seam, by character id).
+CREATE TABLE engaged_fighters (
+    kind        TEXT NOT NULL,
+    fighter_id  INTEGER NOT NULL,
+    fight_id    INTEGER NOT NULL REFERENCES fights(id),
+    PRIMARY KEY (kind, fighter_id)
+);
+CREATE INDEX engaged_fighters_fight ON engaged_fighters (fight_id);
+
+CREATE TRIGGER engaged_fighters_freed AFTER UPDATE OF ended_at ON fights
+WHEN NEW.ended_at IS NOT NULL
+BEGIN
+    DELETE FROM engaged_fighters WHERE fight_id = NEW.id;
+END;
+
+-- The fights open now claim their fighters (the first open fight of a fighter, should the
+-- books already hold two).
+INSERT INTO engaged_fighters (kind, fighter_id, fight_id)
+SELECT 'knight', k, MIN(id) FROM (
+    SELECT challenger_id AS k, id FROM fights
+    WHERE ended_at IS NULL AND challenger_id IS NOT NULL
+    UNION ALL
+    SELECT challenged_id AS k, id FROM fights
+    WHERE ended_at IS NULL AND challenged_id IS NOT NULL
+) AS open_knights GROUP BY k;
+
+INSERT INTO engaged_fighters (kind, fighter_id, fight_id)
+SELECT 'character', c, MIN(id) FROM (
+    SELECT m.character_id AS c, f.id FROM fights f JOIN fight_members m ON m.fight_id = f.id
+    WHERE f.ended_at IS NULL
+    UNION ALL
+    SELECT challenger_character AS c, id FROM fights f
+    WHERE ended_at IS NULL AND challenger_character IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM fight_members m WHERE m.fight_id = f.id)
+    UNION ALL
+    SELECT challenged_character AS c, id FROM fights f
+    WHERE ended_at IS NULL AND challenged_character IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM fight_members m WHERE m.fight_id = f.id)
+) AS open_characters GROUP BY c;
