@@ -18,9 +18,15 @@ use sqlx::SqliteConnection;
 pub const FORMAT: &str = "herald-books";
 
 /// Tables the database keeps by triggers from others (the folded names of `0006`, the
-/// knights' sums of `0012`): not exported, made again by the triggers as their rows are
-/// imported. `engaged_fighters` (`0017`) is the open fights' claims, made again from them.
-pub(crate) const DERIVED: &[&str] = &["knight_folds", "knight_sums", "engaged_fighters"];
+/// knights' sums of `0012` and their log of changes, `0015`): not exported, made again by the
+/// triggers as their rows are imported. `engaged_fighters` (`0017`) is the open fights' claims,
+/// made again from them.
+pub(crate) const DERIVED: &[&str] = &[
+    "knight_folds",
+    "knight_sums",
+    "knight_sums_pending",
+    "engaged_fighters",
+];
 
 /// The tables of the books, each with its columns in order, as the database at hand has them:
 /// every table but SQLite's own, the migrations' and the [`DERIVED`] ones.

@@ -564,48 +564,6 @@ async fn standings_and_ledger_are_paged() {
     }
 }
 
-/// Every knight's sums as the books keep them (`knight_sums`), and as a fresh aggregation of
-/// the ledger and the fights counts them: the two must be the same rows. On either backend.
-async fn kept_and_fresh_sums(store: &herald_bot::store::Store) -> (Vec<[i64; 6]>, Vec<[i64; 6]>) {
-    let read = |text: &'static str| async move {
-        herald_bot::store::db::query(text)
-            .fetch_all(store.db())
-            .await
-            .unwrap()
-            .iter()
-            .map(|r| [0, 1, 2, 3, 4, 5].map(|i| r.try_get::<i64, _>(i).unwrap()))
-            .collect::<Vec<_>>()
-    };
-    let kept = read(
-        "SELECT k.id, s.hp_halves, s.pp_halves, s.wins, s.losses, s.draws \
-         FROM knights k JOIN knight_sums s ON s.knight_id = k.id ORDER BY k.id",
-    )
-    .await;
-    let fresh = read(
-        "SELECT k.id, \
-         COALESCE((SELECT CAST(SUM(hp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0), \
-         COALESCE((SELECT CAST(SUM(pp_halves) AS BIGINT) FROM ledger l WHERE l.knight_id = k.id), 0), \
-         (SELECT COUNT(*) FROM fights f WHERE f.winner_id = k.id), \
-         (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
-            AND f.ended_at IS NOT NULL AND f.winner_id IS NOT NULL AND f.winner_id <> k.id), \
-         (SELECT COUNT(*) FROM fights f WHERE (f.challenger_id = k.id OR f.challenged_id = k.id) \
-            AND f.ended_at IS NOT NULL AND f.winner_id IS NULL) \
-         FROM knights k ORDER BY k.id",
-    )
-    .await;
-    // The realm, retirement and name each knight's sums are ordered by are the knight's.
-    let stray: i64 = herald_bot::store::db::query_scalar(
-        "SELECT COUNT(*) FROM knights k LEFT JOIN knight_sums s ON s.knight_id = k.id \
-         WHERE s.knight_id IS NULL OR s.realm_id <> k.realm_id OR s.retired <> k.retired \
-         OR s.name_key <> k.name_key",
-    )
-    .fetch_one(store.db())
-    .await
-    .unwrap();
-    assert_eq!(stray, 0, "knights whose sums are not theirs");
-    (kept, fresh)
-}
-
 /// One number the books answer `text` with, on either backend.
 async fn count(store: &herald_bot::store::Store, text: &str, bind: &str) -> i64 {
     herald_bot::store::db::query_scalar(text)
@@ -615,8 +573,8 @@ async fn count(store: &herald_bot::store::Store, text: &str, bind: &str) -> i64 
         .unwrap()
 }
 
-// The standings read each knight's sums as the books keep them, up to date in the transaction
-// of every ledger entry and fight's end: after a fight, a tournament's awards, a spend and a
+// The standings read each knight's sums as the books keep them, logged in the transaction of
+// every ledger entry and fight's end and folded in before any read: after a fight, a tournament's awards, a spend and a
 // grant of land they equal a fresh aggregation of the ledger and the fights, and the page
 // shows them. On both backends (the triggers are each backend's own).
 #[tokio::test]

@@ -141,6 +141,11 @@ impl Tx<'_> {
         }
     }
 
+    /// Whether this is PostgreSQL's (for the few statements whose SQL differs).
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.0, Open::Postgres(_))
+    }
+
     /// Takes the books' lock for the rest of the transaction (PostgreSQL); SQLite's first write
     /// already holds its one writer's lock.
     pub async fn lock_books(&mut self) -> Result<(), sqlx::Error> {

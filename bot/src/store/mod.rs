@@ -25,6 +25,7 @@ pub mod history;
 pub mod links;
 pub mod narration;
 pub mod places;
+pub mod sums;
 pub mod tournaments;
 pub mod web;
 
@@ -335,7 +336,7 @@ async fn execute_values<T>(
 
 /// Writes a batch in one transaction: every step with one statement, then every fight's end
 /// with a few statements for the whole batch. Returns the fight ends' awards, in order.
-async fn write_batch(conn: &mut Conn, batch: &[Write]) -> Result<Vec<FightAward>> {
+async fn write_batch(conn: &mut Conn, batch: &[Write], fold: bool) -> Result<Vec<FightAward>> {
     let mut tx = conn.begin().await?;
     if batch.iter().any(|w| !w.ends().is_empty()) {
         // The awards read the month's count and write the ledger: one writer of the books.
@@ -367,6 +368,9 @@ async fn write_batch(conn: &mut Conn, batch: &[Write]) -> Result<Vec<FightAward>
         if let Some((id, state)) = &end.tournament {
             Store::save_tournament_in(&mut tx, *id, state).await?;
         }
+    }
+    if fold {
+        sums::fold(&mut tx).await?;
     }
     tx.commit().await?;
     Ok(awards)
@@ -593,6 +597,8 @@ async fn book_writer(
 ) {
     let mut held: Option<Conn> = None;
     let mut commits = 0;
+    // Fights ended since the sums were last folded in ([`sums::FOLD_ENDS`]).
+    let mut unfolded = 0;
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < STEP_BATCH {
@@ -607,7 +613,12 @@ async fn book_writer(
         };
         let result = match result {
             Ok(mut conn) => {
-                let written = write_batch(&mut conn, &batch).await;
+                let ends: usize = batch.iter().map(|w| w.ends().len()).sum();
+                let fold = unfolded + ends >= sums::FOLD_ENDS;
+                let written = write_batch(&mut conn, &batch, fold).await;
+                if written.is_ok() {
+                    unfolded = if fold { 0 } else { unfolded + ends };
+                }
                 if written.is_err() {
                     // Not back to the pool as it is: its commits would not checkpoint.
                     conn.close_on_drop();

@@ -215,6 +215,7 @@ impl Store {
         offset: i64,
         limit: i64,
     ) -> Result<(Vec<StandingRow>, i64)> {
+        self.fold_sums().await?;
         let total: i64 =
             db::query_scalar("SELECT COUNT(*) FROM knight_sums WHERE realm_id = ? AND retired = 0")
                 .bind(realm)
@@ -262,6 +263,7 @@ impl Store {
 
     /// A knight of the realm by name (any case), active, retired or dead; the active one first.
     pub async fn web_knight(&self, realm: Id, name: &str) -> Result<Option<KnightPage>> {
+        self.fold_sums().await?;
         let sql = format!(
             "SELECT {}, k.retired, k.died_at, k.lord_id, \
              (SELECT name FROM knights l WHERE l.id = k.lord_id) AS lord_name, \

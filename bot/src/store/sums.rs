@@ -1,0 +1,69 @@
+//! The knights' sums the standings are read from (`knight_sums`: Honor, Prestige and the record
+//! of every knight, in the order of three indexes), brought up to date from the log of changes
+//! the books' triggers append to in every write's transaction (`knight_sums_pending`, migration
+//! 0015). Folding many changes at once moves each knight's index entries once, instead of once
+//! per ledger entry and fight; whoever reads the sums folds first, so a reader never sees them
+//! behind the books.
+
+use super::db::{self, Tx};
+use super::Store;
+use anyhow::Result;
+
+/// Fights ended by the book writer between two folds it makes of its own accord. A reader folds
+/// whatever is left before it reads; this only bounds the log when nobody reads.
+pub(crate) const FOLD_ENDS: usize = 512;
+
+/// Folds every change logged so far into the sums, inside `tx`. On PostgreSQL the changes are
+/// taken with the one statement that applies them, so two processes folding at once each apply
+/// a change once; SQLite's writer lock, taken at the first statement, does the same.
+pub(crate) async fn fold(tx: &mut Tx<'_>) -> Result<()> {
+    if tx.is_postgres() {
+        db::query(
+            "WITH taken AS (DELETE FROM knight_sums_pending RETURNING knight_id, hp_halves, \
+             pp_halves, wins, losses, draws), \
+             p AS (SELECT knight_id, CAST(SUM(hp_halves) AS BIGINT) AS hp, \
+             CAST(SUM(pp_halves) AS BIGINT) AS pp, CAST(SUM(wins) AS BIGINT) AS w, \
+             CAST(SUM(losses) AS BIGINT) AS l, CAST(SUM(draws) AS BIGINT) AS d \
+             FROM taken GROUP BY knight_id) \
+             UPDATE knight_sums SET hp_halves = knight_sums.hp_halves + p.hp, \
+             pp_halves = knight_sums.pp_halves + p.pp, wins = knight_sums.wins + p.w, \
+             losses = knight_sums.losses + p.l, draws = knight_sums.draws + p.d \
+             FROM p WHERE knight_sums.knight_id = p.knight_id",
+        )
+        .execute(&mut *tx)
+        .await?;
+        return Ok(());
+    }
+    db::query(
+        "UPDATE knight_sums SET hp_halves = knight_sums.hp_halves + p.hp, \
+         pp_halves = knight_sums.pp_halves + p.pp, wins = knight_sums.wins + p.w, \
+         losses = knight_sums.losses + p.l, draws = knight_sums.draws + p.d \
+         FROM (SELECT knight_id, SUM(hp_halves) AS hp, SUM(pp_halves) AS pp, SUM(wins) AS w, \
+         SUM(losses) AS l, SUM(draws) AS d FROM knight_sums_pending GROUP BY knight_id) AS p \
+         WHERE knight_sums.knight_id = p.knight_id",
+    )
+    .execute(&mut *tx)
+    .await?;
+    db::query("DELETE FROM knight_sums_pending")
+        .execute(&mut *tx)
+        .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Brings the knights' sums up to date with every change committed so far: a read when
+    /// nothing is pending, one transaction otherwise. Every reader of `knight_sums` calls it
+    /// first.
+    pub async fn fold_sums(&self) -> Result<()> {
+        let pending: Option<i64> = db::query_scalar("SELECT id FROM knight_sums_pending LIMIT 1")
+            .fetch_optional(self.db())
+            .await?;
+        if pending.is_none() {
+            return Ok(());
+        }
+        let mut tx = self.db().begin_write().await?;
+        fold(&mut tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
