@@ -644,21 +644,28 @@ fn unwritten() -> Answer {
 }
 
 /// For a line that is no command of the channel's game: the game whose command it is, if
-/// another game's ("/stand is a command of The Tourney;"). A word of the channel's own table,
-/// or one every game shares (`/roll`, `/accept`), keeps its own error.
+/// another game's ("/stand is a command of The Tourney;"), by name or by another spelling
+/// (`/honour`). A word of the channel's own table, one every game shares (`/roll`, `/accept`),
+/// or another game's spelling of a command this channel has too (`/rule`), keeps its own error.
 fn other_game(text: &str, prefixes: &[char], here: &GameInfo) -> Option<String> {
     let body = text.trim().strip_prefix(|c: char| prefixes.contains(&c))?;
     let word = body.split_whitespace().next()?.to_lowercase();
-    let has = |g: &GameInfo| {
-        (g.commands)()
-            .iter()
-            .any(|s| s.path.first() == Some(&word.as_str()))
+    let ours = |name: &str| {
+        crate::games::COMMON.contains(&name)
+            || (here.commands)()
+                .iter()
+                .chain(crate::command::SHARED.iter())
+                .any(|s| s.path.first() == Some(&name) || s.aliases.contains(&name))
     };
-    if has(here) || crate::games::COMMON.contains(&word.as_str()) {
+    if ours(&word) {
         return None;
     }
-    let game = crate::games::GAMES
-        .iter()
-        .find(|g| g.id != here.id && has(g))?;
+    let game = crate::games::GAMES.iter().find(|g| {
+        g.id != here.id
+            && (g.commands)().iter().any(|s| {
+                let name = s.path.first().copied().unwrap_or_default();
+                (name == word || s.aliases.contains(&word.as_str())) && !ours(name)
+            })
+    })?;
     Some(format!("/{word} is a command of {};", game.name))
 }
