@@ -828,6 +828,21 @@ impl Store {
     /// Opens (creating if needed) the SQLite file at `path` in WAL mode with foreign keys on, and
     /// applies the migrations.
     pub async fn open(path: &Path) -> Result<Store> {
+        // Two processes opening one new file at once would both turn it to WAL and apply the
+        // first migration, and one would fail: the first to hold this lock does both, the other
+        // then finds nothing left to do. It is an flock of the database file, which SQLite's
+        // own (fcntl) locks do not meet; closing the file releases it.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .with_context(|| format!("cannot open the database {}", path.display()))?;
+        let held = tokio::task::spawn_blocking(move || file.lock().map(|()| file))
+            .await
+            .context("the start-up lock went missing")?
+            .with_context(|| format!("cannot lock the database {}", path.display()))?;
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -851,6 +866,7 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot apply the database migrations")?;
+        drop(held);
         Ok(Store::with_pool(Db::Sqlite(pool), true))
     }
 
