@@ -16,7 +16,7 @@ pub fn points(halves: i64) -> String {
         String::new()
     };
     let abs = halves.unsigned_abs();
-    if abs % 2 == 0 {
+    if abs.is_multiple_of(2) {
         format!("{sign}{}", abs / 2)
     } else {
         format!("{sign}{}.5", abs / 2)

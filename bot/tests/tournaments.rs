@@ -58,7 +58,7 @@ fn owner(name: &str) -> String {
 
 /// The chat line that creates a knight.
 fn create(name: &str) -> String {
-    let build = if place(name) % 2 == 0 {
+    let build = if place(name).is_multiple_of(2) {
         "--top observe,dodge,sword --psi hypercognition:20,apportation:20 --monarch seonaid --dame"
     } else {
         "--top lance,shield,ride --psi mesmerism:20,negapsi:20 --monarch llewellyn"

@@ -119,7 +119,7 @@ fn varied(f: &Combat, seat: Seat, pick: u32) -> Option<Act> {
             targets,
             mode,
             dice: dice(pick),
-            fear: fear && pick % 3 != 0,
+            fear: fear && !pick.is_multiple_of(3),
         },
         Act::Defend { mode, draw, .. } => Act::Defend {
             mode,

@@ -198,7 +198,7 @@ fn pick(m: &Match, c: u32) -> Option<(Side, Decision, bool)> {
     }
     let p = &pending[(c >> 4) as usize % pending.len()];
     // Yield rarely, so that most matches are fought out.
-    let options: Vec<Decision> = if (c >> 24) % 32 == 0 {
+    let options: Vec<Decision> = if (c >> 24).is_multiple_of(32) {
         p.options.clone()
     } else {
         p.options

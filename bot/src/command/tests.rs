@@ -1003,7 +1003,11 @@ fn random_line(rng: &mut ChaCha8Rng) -> String {
             // Raw bytes, made text the lossy way a transport would.
             let len = (rng.next_u32() % 64) as usize;
             let bytes: Vec<u8> = (0..len).map(|_| rng.next_u32() as u8).collect();
-            line.push(if rng.next_u32() % 2 == 0 { '/' } else { '!' });
+            line.push(if rng.next_u32().is_multiple_of(2) {
+                '/'
+            } else {
+                '!'
+            });
             line.push_str(&String::from_utf8_lossy(&bytes));
         }
         1 => {
@@ -1048,7 +1052,7 @@ fn random_line(rng: &mut ChaCha8Rng) -> String {
             let spec = &COMMANDS[(rng.next_u32() as usize) % COMMANDS.len()];
             line.push_str(&format!("/{}", spec.name()));
             for _ in 0..(rng.next_u32() % 12) {
-                if rng.next_u32() % 2 == 0 {
+                if rng.next_u32().is_multiple_of(2) {
                     line.push(' ');
                 }
                 line.push_str(PIECES[(rng.next_u32() as usize) % PIECES.len()]);
