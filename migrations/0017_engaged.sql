@@ -8,13 +8,18 @@ CREATE TABLE engaged_fighters (
     fighter_id  INTEGER NOT NULL,
     fight_id    INTEGER NOT NULL REFERENCES fights(id),
     PRIMARY KEY (kind, fighter_id)
-);
-CREATE INDEX engaged_fighters_fight ON engaged_fighters (fight_id);
+) WITHOUT ROWID;
 
+-- Freed by their key (the fight's knights, or its characters), so that the table is its one
+-- index: a busy realm's every fight's end writes no page beyond the claims' own.
 CREATE TRIGGER engaged_fighters_freed AFTER UPDATE OF ended_at ON fights
 WHEN NEW.ended_at IS NOT NULL
 BEGIN
-    DELETE FROM engaged_fighters WHERE fight_id = NEW.id;
+    DELETE FROM engaged_fighters WHERE kind = 'knight' AND fight_id = NEW.id
+        AND fighter_id IN (NEW.challenger_id, NEW.challenged_id);
+    DELETE FROM engaged_fighters WHERE kind = 'character' AND fight_id = NEW.id
+        AND fighter_id IN (SELECT character_id FROM fight_members WHERE fight_id = NEW.id
+            UNION ALL SELECT NEW.challenger_character UNION ALL SELECT NEW.challenged_character);
 END;
 
 -- The fights open now claim their fighters (the first open fight of a fighter, should the
