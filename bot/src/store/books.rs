@@ -628,6 +628,9 @@ impl Store {
         .bind(doer.at.to_rfc3339())
         .fetch_one(&mut *tx)
         .await?;
+        // A change by hand is rare: the sums take it at once, so that the next page read of
+        // them has nothing to fold (only the fights' ends, many at a time, wait for a reader).
+        super::sums::fold(tx).await?;
         Ok(id)
     }
 

@@ -215,13 +215,16 @@ enum Write {
         Vec<FightEnd>,
         tokio::sync::oneshot::Sender<Result<Vec<FightAward>, String>>,
     ),
+    /// The knights' sums brought up to date ([`Store::fold_sums`]): readers that ask at once
+    /// share one fold, made by the one writer, so none waits on another's lock.
+    Fold(tokio::sync::oneshot::Sender<Result<(), String>>),
 }
 
 impl Write {
     /// The fight ends this write carries, in order.
     fn ends(&self) -> &[FightEnd] {
         match self {
-            Write::Step(_) => &[],
+            Write::Step(_) | Write::Fold(_) => &[],
             Write::Ends(ends, _) => ends,
         }
     }
@@ -614,7 +617,8 @@ async fn book_writer(
         let result = match result {
             Ok(mut conn) => {
                 let ends: usize = batch.iter().map(|w| w.ends().len()).sum();
-                let fold = unfolded + ends >= sums::FOLD_ENDS;
+                let fold = unfolded + ends >= sums::FOLD_ENDS
+                    || batch.iter().any(|w| matches!(w, Write::Fold(_)));
                 let written = write_batch(&mut conn, &batch, fold).await;
                 if written.is_ok() {
                     unfolded = if fold { 0 } else { unfolded + ends };
@@ -654,6 +658,9 @@ async fn book_writer(
                 }
                 Write::Ends(ends, done) => {
                     let _ = done.send(next(ends.len()));
+                }
+                Write::Fold(done) => {
+                    let _ = done.send(next(0).map(|_| ()));
                 }
             }
         }

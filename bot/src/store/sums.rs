@@ -2,8 +2,10 @@
 //! of every knight, in the order of three indexes), brought up to date from the log of changes
 //! the books' triggers append to in every write's transaction (`knight_sums_pending`, migration
 //! 0015). Folding many changes at once moves each knight's index entries once, instead of once
-//! per ledger entry and fight; whoever reads the sums folds first, so a reader never sees them
-//! behind the books.
+//! per ledger entry and fight. The fights' ends wait in the log: the book writer folds it every
+//! [`FOLD_ENDS`] of them, and whoever reads the sums first asks it to fold what is left, so a
+//! reader never sees them behind the books. A ledger entry made by hand (an award, a spend) is
+//! folded in its own transaction.
 
 use super::db::{self, Tx};
 use super::Store;
@@ -52,8 +54,8 @@ pub(crate) async fn fold(tx: &mut Tx<'_>) -> Result<()> {
 
 impl Store {
     /// Brings the knights' sums up to date with every change committed so far: a read when
-    /// nothing is pending, one transaction otherwise. Every reader of `knight_sums` calls it
-    /// first.
+    /// nothing is pending; else the book writer folds the log in its next transaction, shared by
+    /// every reader asking at that moment. Every reader of `knight_sums` calls it first.
     pub async fn fold_sums(&self) -> Result<()> {
         let pending: Option<i64> = db::query_scalar("SELECT id FROM knight_sums_pending LIMIT 1")
             .fetch_optional(self.db())
@@ -61,9 +63,8 @@ impl Store {
         if pending.is_none() {
             return Ok(());
         }
-        let mut tx = self.db().begin_write().await?;
-        fold(&mut tx).await?;
-        tx.commit().await?;
-        Ok(())
+        let (done, folded) = tokio::sync::oneshot::channel();
+        self.commit(super::Write::Fold(done), folded, "the knights' sums")
+            .await
     }
 }
