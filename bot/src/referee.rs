@@ -1763,15 +1763,7 @@ impl<G: Game> Referee<G> {
 
     async fn restore_bout(&mut self, bout: OpenBout, now: DateTime<Utc>) -> Result<Lines> {
         let (fight, rng, _) = replay::<G::Fight>(&bout)?;
-        // A group fight's creatures are its members; a duel's, its two.
-        let (ids, challengers) = if bout.members.is_empty() {
-            (bout.characters.to_vec(), 1)
-        } else {
-            (
-                bout.members.iter().map(|m| m.character).collect::<Vec<_>>(),
-                bout.members.iter().filter(|m| m.side == 0).count(),
-            )
-        };
+        let (ids, challengers) = bout.creatures();
         let mut fighters = Vec::with_capacity(ids.len());
         for &id in &ids {
             fighters.push(self.store().character(id).await?.with_context(|| {

@@ -79,15 +79,7 @@ async fn told(
             .map(|(k, v, _)| (k.clone(), v.clone()))
             .collect()
     });
-    // Every creature in listing order: a group fight's members, else the two.
-    let (ids, challengers) = if bout.members.is_empty() {
-        (bout.characters.to_vec(), 1)
-    } else {
-        (
-            bout.members.iter().map(|m| m.character).collect::<Vec<_>>(),
-            bout.members.iter().filter(|m| m.side == 0).count(),
-        )
-    };
+    let (ids, challengers) = bout.creatures();
     let mut fighters = Vec::with_capacity(ids.len());
     for id in &ids {
         fighters.extend(store.character(*id).await?);

@@ -155,6 +155,21 @@ pub struct OpenBout {
     pub members: Vec<BoutMember>,
 }
 
+impl OpenBout {
+    /// Every creature of the fight in listing order (a group fight's members, else the two),
+    /// and how many of them are the challenger's side.
+    pub fn creatures(&self) -> (Vec<Id>, usize) {
+        if self.members.is_empty() {
+            (self.characters.to_vec(), 1)
+        } else {
+            (
+                self.members.iter().map(|m| m.character).collect(),
+                self.members.iter().filter(|m| m.side == 0).count(),
+            )
+        }
+    }
+}
+
 const CHARACTER_COLUMNS: &str =
     "c.id, c.game, c.name, u.name AS owner, c.created_by, c.sheet, c.state, c.wins, c.losses, c.draws";
 
