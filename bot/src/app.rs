@@ -74,8 +74,9 @@ pub struct App {
     pub config: Config,
     /// The realm's time zone (R25): `[realm]`'s, for realms that name none of their own.
     pub tz: Tz,
-    /// The time zones of the `[realms.NAME]` that name their own.
-    realm_tzs: HashMap<String, Tz>,
+    /// Each `[realms.NAME]`'s settings, rulers and time zone over the global ones, resolved once:
+    /// every command asks for them.
+    named: HashMap<String, NamedRealm>,
     /// Dice queued by `@dice`, used before any generator.
     pub queue: DiceQueue,
     master: Mutex<SeededDice>,
@@ -99,17 +100,30 @@ pub struct App {
     spoken: std::sync::atomic::AtomicU64,
 }
 
+/// A `[realms.NAME]` with every setting it leaves out taken from the global ones.
+struct NamedRealm {
+    tz: Tz,
+    settings: crate::config::RealmConfig,
+    permissions: crate::config::Permissions,
+}
+
 impl App {
     /// Shared state over an open store. `seed` fixes every fight's dice (for scripts and tests);
     /// without it the operating system provides one.
     pub fn new(store: Store, config: Config, seed: Option<u64>) -> Result<App> {
         let tz = config.timezone()?;
-        let mut realm_tzs = HashMap::new();
+        let mut named = HashMap::new();
         for (name, realm) in &config.realms {
-            if let Some(own) = &realm.timezone {
-                let section = format!("[realms.{name}]");
-                realm_tzs.insert(name.clone(), crate::config::parse_timezone(&section, own)?);
-            }
+            let tz = match &realm.timezone {
+                Some(own) => crate::config::parse_timezone(&format!("[realms.{name}]"), own)?,
+                None => tz,
+            };
+            let realm = NamedRealm {
+                tz,
+                settings: config.realm_settings(name),
+                permissions: config.permissions_of(name).into_owned(),
+            };
+            named.insert(name.clone(), realm);
         }
         let master = match seed {
             Some(n) => SeededDice::from_u64(n),
@@ -119,7 +133,7 @@ impl App {
             store,
             config,
             tz,
-            realm_tzs,
+            named,
             queue: DiceQueue::default(),
             master: Mutex::new(master),
             busy: Mutex::new(HashMap::new()),
@@ -171,11 +185,23 @@ impl App {
     }
 
     /// Who rules the realm `id` (its `[realms.NAME]` admins and moderators, or `[permissions]`).
-    pub fn permissions(&self, id: Id) -> std::borrow::Cow<'_, crate::config::Permissions> {
-        match self.realm_name(id) {
-            Some(name) => self.config.permissions_of(&name),
-            None => std::borrow::Cow::Borrowed(&self.config.permissions),
+    pub fn permissions(&self, id: Id) -> &crate::config::Permissions {
+        self.named(id)
+            .map_or(&self.config.permissions, |r| &r.permissions)
+    }
+
+    /// The `[realms.NAME]` of realm `id`, as resolved at start-up; `None` for a realm the
+    /// configuration does not name.
+    fn named(&self, id: Id) -> Option<&NamedRealm> {
+        if self.named.is_empty() {
+            return None;
         }
+        let realms = self.realms.lock().unwrap_or_else(|e| e.into_inner());
+        let name = realms
+            .iter()
+            .find(|(_, &r)| r == id)
+            .map(|(name, _)| name)?;
+        self.named.get(name.as_str())
     }
 
     /// How the books name `channel` of `place`: as the transport does, except an IRC channel of
@@ -233,26 +259,14 @@ impl App {
 
     /// The time zone of realm `realm` (R25): its `[realms.NAME] timezone`, else `[realm]`'s.
     pub fn tz_of(&self, realm: Id) -> Tz {
-        if self.realm_tzs.is_empty() {
-            return self.tz;
-        }
-        self.realm_name(realm)
-            .and_then(|name| self.realm_tzs.get(&name).copied())
-            .unwrap_or(self.tz)
+        self.named(realm).map_or(self.tz, |r| r.tz)
     }
 
     /// The settings of realm `realm`: its `[realms.NAME]` time zone and timeouts over
     /// `[realm]`'s.
-    pub fn settings(&self, realm: Id) -> std::borrow::Cow<'_, crate::config::RealmConfig> {
-        if self.config.realms.is_empty() {
-            return std::borrow::Cow::Borrowed(&self.config.realm);
-        }
-        match self.realm_name(realm) {
-            Some(name) if self.config.realms.contains_key(&name) => {
-                std::borrow::Cow::Owned(self.config.realm_settings(&name))
-            }
-            _ => std::borrow::Cow::Borrowed(&self.config.realm),
-        }
+    pub fn settings(&self, realm: Id) -> &crate::config::RealmConfig {
+        self.named(realm)
+            .map_or(&self.config.realm, |r| &r.settings)
     }
 
     /// The calendar day (YYYY-MM-DD) of `at` in realm `realm`'s time zone (R25).
