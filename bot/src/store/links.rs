@@ -70,22 +70,25 @@ pub(crate) async fn listen(pool: sqlx::PgPool, cache: LinkCache) -> Result<Liste
     Ok(Listening(guard))
 }
 
-/// Each (realm, speaker): the account it plays as, if linked, and when that was read.
-type Kept = HashMap<(Id, String), (Option<String>, Instant)>;
+/// Each realm's speakers: the account each plays as, if linked, and when that was read. By realm
+/// then speaker, so that a lookup (every command's) makes no key.
+type Kept = HashMap<Id, HashMap<String, (Option<String>, Instant)>>;
 
 impl LinkCache {
     fn get(&self, realm: Id, user: &str) -> Option<Option<String>> {
         let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let (account, at) = kept.get(&(realm, user.to_string()))?;
+        let (account, at) = kept.get(&realm)?.get(user)?;
         (at.elapsed() < LINK_KEPT).then(|| account.clone())
     }
 
     fn put(&self, realm: Id, user: &str, account: Option<String>) {
         let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if kept.len() >= LINKS_KEPT {
+        if kept.values().map(HashMap::len).sum::<usize>() >= LINKS_KEPT {
             kept.clear();
         }
-        kept.insert((realm, user.to_string()), (account, Instant::now()));
+        kept.entry(realm)
+            .or_default()
+            .insert(user.to_string(), (account, Instant::now()));
     }
 
     fn forget(&self) {
