@@ -110,6 +110,30 @@ pub fn play<F: Fight>(
     })
 }
 
+/// What a challenge or a start is told when `who` is in a fight already (in `channel`): one
+/// fight at a time, whichever game and whichever process holds them.
+pub fn fighting_elsewhere(who: &str, channel: &str) -> String {
+    format!("{who} is already fighting in {channel}; one fight at a time.")
+}
+
+/// For a start the books refused because one of `ids` (named `names`, in order) is claimed by
+/// a fight another process started: its line ([`fighting_elsewhere`]); `None` for any other
+/// error. `anyone` names the fighter when the books name another id.
+pub fn claimed_elsewhere(
+    e: &anyhow::Error,
+    ids: &[Id],
+    names: &[String],
+    anyone: &str,
+) -> Option<String> {
+    let busy = e.downcast_ref::<crate::store::engaged::Engaged>()?;
+    let who = ids
+        .iter()
+        .position(|&i| i == busy.fighter)
+        .and_then(|i| names.get(i))
+        .map_or(anyone, String::as_str);
+    Some(fighting_elsewhere(who, &busy.channel))
+}
+
 /// An open fight as the books hold it, for the table of its game to take up after a restart.
 pub type Open = Box<dyn std::any::Any + Send>;
 
@@ -625,10 +649,7 @@ impl<G: Game> Referee<G> {
     fn unable(&self, fighters: &[&Character]) -> Result<Option<String>> {
         for c in fighters {
             if let Some(channel) = self.app.character_fighting_in(c.id) {
-                return Ok(Some(format!(
-                    "{} is already fighting in {channel}; one fight at a time.",
-                    self.game.styled(c)
-                )));
+                return Ok(Some(fighting_elsewhere(&self.game.styled(c), &channel)));
             }
             if let Some(why) = self.game.cannot_fight(c)? {
                 return Ok(Some(why));
@@ -760,9 +781,7 @@ impl<G: Game> Referee<G> {
                 Some(0) => &c.sides.styled[0],
                 _ => &c.sides.styled[1],
             };
-            return Ok(vec![format!(
-                "{who} is already fighting in {other}; one fight at a time."
-            )]);
+            return Ok(vec![fighting_elsewhere(who, &other)]);
         }
         let names: Vec<String> = c.fighters.iter().map(|f| self.game.styled(f)).collect();
         match self.start_claimed(c, now).await {
@@ -770,13 +789,8 @@ impl<G: Game> Referee<G> {
             Err(e) => {
                 self.app.release_characters(&ids);
                 // Claimed in the books by a fight another process started.
-                if let Some(busy) = e.downcast_ref::<crate::store::engaged::Engaged>() {
-                    let who = ids.iter().position(|&i| i == busy.fighter);
-                    let who = who.map_or("A fighter", |i| names[i].as_str());
-                    return Ok(vec![format!(
-                        "{who} is already fighting in {}; one fight at a time.",
-                        busy.channel
-                    )]);
+                if let Some(line) = claimed_elsewhere(&e, &ids, &names, "A fighter") {
+                    return Ok(vec![line]);
                 }
                 Err(e)
             }

@@ -56,6 +56,8 @@ async fn yielded(hub: &Hub, place: &str, users: [&str; 2]) {
     );
 }
 
+// R25 (the realm's day), R26 (one recorded practice fight per pair per day), each realm by its
+// own time zone; and each realm's challenge timeout.
 #[tokio::test]
 async fn each_realm_counts_its_days_and_challenges_by_its_own_settings() {
     let books = Books::new();
@@ -90,14 +92,14 @@ async fn each_realm_counts_its_days_and_challenges_by_its_own_settings() {
         c.lines.join(" ").contains("/accept or /decline (300s)"),
         "{c:?}"
     );
-    // Each pair's first practice fight of its day is recorded.
+    // R26: each pair's first practice fight of its day is recorded.
     for (place, [a, b]) in pairs {
         let started = say(&hub, place, b, "/accept").await;
         assert!(started.lines.join(" ").contains("Fight #"), "{started:?}");
         yielded(&hub, place, [a, b]).await;
     }
-    // An hour later: 00:30 of 2 December in Tokyo, a new day there; 05:30 still of 1 December
-    // in Honolulu.
+    // R25: an hour later, 00:30 of 2 December in Tokyo, a new day there; 05:30 still of
+    // 1 December in Honolulu.
     hub.advance(at("2026-12-01T15:30:00Z")).await;
     let again = say(&hub, "tokyo", "ash", "/joust brim").await;
     assert!(

@@ -11,7 +11,7 @@ use crate::command::Command;
 use crate::dice::FightDice;
 use crate::fairness::seed_hash;
 use crate::narration::Narration;
-use crate::referee::{Open, Table};
+use crate::referee::{claimed_elsewhere, fighting_elsewhere, Open, Table};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
@@ -370,10 +370,7 @@ impl Tiltyard {
         }
         for k in [&mine, &theirs] {
             if let Some(c) = self.app.fighting_in(k.id) {
-                return Ok(vec![format!(
-                    "{} is already fighting in {c}; one fight at a time.",
-                    k.styled()
-                )]);
+                return Ok(vec![fighting_elsewhere(&k.styled(), &c)]);
             }
             if let Some(c) = self.app.enlisted_in(k.id) {
                 return Ok(vec![format!(
@@ -470,9 +467,7 @@ impl Tiltyard {
             } else {
                 c.knights[1].styled()
             };
-            return Ok(vec![format!(
-                "{who} is already fighting in {other}; one fight at a time."
-            )]);
+            return Ok(vec![fighting_elsewhere(&who, &other)]);
         }
         let bout = Bout {
             knights: c.knights,
@@ -491,13 +486,8 @@ impl Tiltyard {
             Err(e) => {
                 self.app.release(&ids);
                 // Claimed in the books by a fight another process started.
-                if let Some(busy) = e.downcast_ref::<crate::store::engaged::Engaged>() {
-                    let who = ids.iter().position(|&k| k == busy.fighter);
-                    let who = who.map_or("A knight", |i| names[i].as_str());
-                    return Ok(vec![format!(
-                        "{who} is already fighting in {}; one fight at a time.",
-                        busy.channel
-                    )]);
+                if let Some(line) = claimed_elsewhere(&e, &ids, &names, "A knight") {
+                    return Ok(vec![line]);
                 }
                 Err(e)
             }
