@@ -837,19 +837,22 @@ impl Store {
     pub async fn open(path: &Path) -> Result<Store> {
         // Two processes opening one new file at once would both turn it to WAL and apply the
         // first migration, and one would fail: the first to hold this lock does both, the other
-        // then finds nothing left to do. It is an flock of the database file, which SQLite's
-        // own (fcntl) locks do not meet; closing the file releases it.
+        // then finds nothing left to do. An flock of a file beside the database, never of the
+        // database itself: closing any descriptor of a file drops every POSIX lock this process
+        // holds on it, SQLite's included.
+        let mut beside = path.as_os_str().to_owned();
+        beside.push(".lock");
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
-            .open(path)
-            .with_context(|| format!("cannot open the database {}", path.display()))?;
+            .open(&beside)
+            .with_context(|| format!("cannot open {}", Path::new(&beside).display()))?;
         let held = tokio::task::spawn_blocking(move || file.lock().map(|()| file))
             .await
             .context("the start-up lock went missing")?
-            .with_context(|| format!("cannot lock the database {}", path.display()))?;
+            .with_context(|| format!("cannot lock {}", Path::new(&beside).display()))?;
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
