@@ -23,6 +23,7 @@ pub mod history;
 pub mod hub;
 pub mod import;
 pub mod link;
+pub mod live;
 pub mod migrate_db;
 pub mod narration;
 pub mod referee;

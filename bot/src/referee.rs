@@ -7,9 +7,9 @@
 
 use crate::app::App;
 use crate::command::{parse_in, Command, GameCommand};
-use crate::dice::{FightDice, ReplayDice};
-use crate::fairness::seed_hash;
+use crate::dice::FightDice;
 use crate::games::{AsOf, Game, Meaning, Sides};
+use crate::live::{self, Live, Retry};
 use crate::store::games::{
     BoutEnd, BoutMember, Character, CharacterError, MemberEnd, NewBout, OpenBout, Record,
 };
@@ -71,45 +71,6 @@ pub trait Table: Send + Sync {
     }
 }
 
-/// A decision played on a live fight: its events, the step to store (with every die it
-/// rolled) and where the fight's seeded stream then stands.
-pub struct Played<F: Fight> {
-    /// What happened.
-    pub events: Vec<F::Event>,
-    /// The step, for the fight log.
-    pub step: Step<F::Decision>,
-    /// How far into its seed's stream the fight has now rolled ([`SeededDice::at`]).
-    pub word_pos: u128,
-}
-
-/// Plays `decision` of `side` on `fight`, its dice the `@dice` queue then its seed's stream
-/// from `word_pos`: every driver's one way to make a move, so that each rolls and logs its
-/// dice alike. A refused decision leaves the fight as it was and gives the game's error;
-/// storing the step, and putting the fight back when that fails, is the caller's.
-pub fn play<F: Fight>(
-    fight: &mut F,
-    (seed, word_pos): ([u8; 32], u128),
-    queue: &crate::dice::DiceQueue,
-    side: Side,
-    decision: F::Decision,
-    now: DateTime<Utc>,
-) -> std::result::Result<Played<F>, F::Error> {
-    let mut rng = SeededDice::at(seed, word_pos);
-    let mut dice = FightDice::new(&mut rng, queue);
-    let events = fight.decide(side, decision, &mut dice)?;
-    let step = Step {
-        side: Some(side),
-        decision: Some(decision),
-        rolls: std::mem::take(&mut dice.log),
-        at: now,
-    };
-    Ok(Played {
-        events,
-        step,
-        word_pos: rng.word_pos(),
-    })
-}
-
 /// What a challenge or a start is told when `who` is in a fight already (in `channel`): one
 /// fight at a time, whichever game and whichever process holds them.
 pub fn fighting_elsewhere(who: &str, channel: &str) -> String {
@@ -148,7 +109,7 @@ pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn
         challenge: None,
         fight: None,
         lapses: Vec::new(),
-        failing: false,
+        retry: Retry::default(),
     }))
 }
 
@@ -161,15 +122,11 @@ struct Challenge {
     accepted: Vec<bool>,
 }
 
-struct Live<F, D> {
-    id: Id,
-    fight: F,
-    seed: [u8; 32],
-    word_pos: u128,
+/// What the referee keeps of a fight in progress beyond [`Live`]'s: its creatures.
+struct Cast<D> {
+    /// In listing order.
     fighters: Vec<Character>,
     sides: Sides,
-    seq: i64,
-    deadline: DateTime<Utc>,
     /// A moderator's decision for an NPC (`/as`), taken at its next decision instead of the
     /// default; one a member.
     orders: Vec<Option<D>>,
@@ -181,22 +138,14 @@ struct Referee<G: Game> {
     channel: String,
     game: G,
     challenge: Option<Challenge>,
-    fight: Option<Live<G::Fight, Decision<G>>>,
+    fight: Option<Live<G::Fight, Cast<Decision<G>>>>,
     /// Offers out of a fight that lapse ([`Game::lapse`]), by character: when.
     lapses: Vec<(Id, DateTime<Utc>)>,
-    /// A deadline's write failed and is being retried: said and logged once, not at every
-    /// retry.
-    failing: bool,
+    /// A deadline's write that failed, retried.
+    retry: Retry,
 }
 
 type Decision<G> = <<G as Game>::Fight as Fight>::Decision;
-
-const SORRY: &str =
-    "Herald could not write the books just now; nothing was changed. Please try again.";
-
-/// How long a fight's deadline waits before it is tried again when the write it made failed:
-/// long enough that a database that refuses writes is not asked again at once, in a loop.
-pub(crate) const DEADLINE_RETRY: Duration = Duration::seconds(30);
 
 impl<G: Game> Table for Referee<G> {
     fn game(&self) -> &'static str {
@@ -223,37 +172,20 @@ impl<G: Game> Table for Referee<G> {
     ) -> BoxFuture<'a, Result<Option<Lines>>> {
         Box::pin(async move {
             let answered = self.dispatch(user, command, now).await;
-            // A command that was answered tells anew of a later deadline's failed write.
-            self.failing &= answered.is_err();
+            self.retry.answered(answered.is_ok());
             answered
         })
     }
 
     fn on_deadline(&mut self, now: DateTime<Utc>) -> BoxFuture<'_, Lines> {
         Box::pin(async move {
-            match self.deadline(now).await {
-                Ok(lines) => {
-                    self.failing = false;
-                    lines
-                }
-                Err(err) => {
-                    // The fight was put back as it was, its deadline still past: without a new
-                    // one it would fire again at once, and again.
-                    if let Some(f) = self.fight.as_mut().filter(|f| f.deadline <= now) {
-                        f.deadline = now + DEADLINE_RETRY;
-                    }
-                    if std::mem::replace(&mut self.failing, true) {
-                        tracing::debug!(channel = %self.channel, "a deadline failed again: {err:#}");
-                        return Vec::new();
-                    }
-                    tracing::error!(
-                        channel = %self.channel,
-                        "{err:#}; the deadline is tried again every {} s",
-                        DEADLINE_RETRY.num_seconds()
-                    );
-                    vec![SORRY.to_string()]
-                }
-            }
+            let (lines, result) = match self.deadline(now).await {
+                Ok(lines) => (lines, Ok(())),
+                Err(err) => (Vec::new(), Err(err)),
+            };
+            let deadline = self.fight.as_mut().map(|f| &mut f.deadline);
+            self.retry
+                .after(lines, result, deadline, now, &self.channel)
         })
     }
 
@@ -495,7 +427,7 @@ impl<G: Game> Referee<G> {
         if let Some(f) = &self.fight {
             return vec![format!(
                 "A fight is on: {} vs {}. To give it up, /yield.",
-                f.sides.styled[0], f.sides.styled[1]
+                f.own.sides.styled[0], f.own.sides.styled[1]
             )];
         }
         let Some(c) = &self.challenge else {
@@ -663,7 +595,7 @@ impl<G: Game> Referee<G> {
         if let Some(f) = &self.fight {
             return Some(format!(
                 "A fight is on in {}: {} vs {}. Wait for it to end, or challenge in another channel.",
-                self.channel, f.sides.styled[0], f.sides.styled[1]
+                self.channel, f.own.sides.styled[0], f.own.sides.styled[1]
             ));
         }
         self.challenge.as_ref().map(|c| {
@@ -826,15 +758,7 @@ impl<G: Game> Referee<G> {
             self.game.setup([&c.fighters[0], &c.fighters[1]])?
         };
         let seed = self.app.next_seed();
-        let mut rng = SeededDice::new(seed);
-        let mut dice = FightDice::new(&mut rng, &self.app.queue);
-        let (fight, events) = G::Fight::start(setup.clone(), &mut dice);
-        let start = Step::<Decision<G>> {
-            side: None,
-            decision: None,
-            rolls: std::mem::take(&mut dice.log),
-            at: now,
-        };
+        let mut opened = live::open::<G::Fight>(setup.clone(), seed, &self.app.queue, now);
         let setup_json = serde_json::to_value(&setup)?;
         let users = [c.sides.users[0].as_str(), c.sides.users[1].as_str()];
         let members = members_of(&c.fighters, &c.sides);
@@ -852,31 +776,21 @@ impl<G: Game> Referee<G> {
                     at: now,
                     members: &members,
                 },
-                &start.encoded()?,
+                &opened.step.encoded()?,
             )
             .await?;
-        let mut lines = vec![format!(
-            "Fight #{id}: {} vs {}, {} of {}. Dice seed hash {} (the seed is shown when the fight ends).",
-            c.sides.styled[0],
-            c.sides.styled[1],
-            G::BOUT,
-            G::NAME,
-            seed_hash(&seed)
-        )];
+        let what = format!("{} of {}", G::BOUT, G::NAME);
+        let mut lines = vec![live::opening_line(id, &c.sides.styled, &what, &seed)];
+        let events = std::mem::take(&mut opened.events);
         self.log(&events, &c.sides);
         lines.extend(self.game.narrate(&events, &c.sides));
         let orders = vec![None; c.fighters.len()];
-        self.fight = Some(Live {
-            id,
-            fight,
-            seed,
-            word_pos: rng.word_pos(),
+        let cast = Cast {
             fighters: c.fighters,
             sides: c.sides,
-            seq: 1,
-            deadline: now + self.timeout(),
             orders,
-        });
+        };
+        self.fight = Some(Live::new(id, opened, now + self.timeout(), cast));
         lines.extend(self.after_step(now).await?);
         Ok(lines)
     }
@@ -893,12 +807,12 @@ impl<G: Game> Referee<G> {
 
     fn side_of(&self, user: &str) -> Option<Side> {
         let f = self.fight.as_ref()?;
-        Some(f.sides.members[self.member_of(user)?].side)
+        Some(f.own.sides.members[self.member_of(user)?].side)
     }
 
     /// The member of the fight here that the player speaks for.
     fn member_of(&self, user: &str) -> Option<usize> {
-        self.fight.as_ref()?.sides.member_of(user)
+        self.fight.as_ref()?.own.sides.member_of(user)
     }
 
     async fn decide(
@@ -914,8 +828,8 @@ impl<G: Game> Referee<G> {
             )]);
         };
         let Some(member) = self.member_of(user) else {
-            let who: Vec<String> = (0..f.sides.members.len())
-                .map(|m| f.sides.who_member(m))
+            let who: Vec<String> = (0..f.own.sides.members.len())
+                .map(|m| f.own.sides.who_member(m))
                 .collect();
             return Ok(vec![format!(
                 "Only {} act in this fight; {}.",
@@ -937,7 +851,9 @@ impl<G: Game> Referee<G> {
             .map(|p| {
                 format!(
                     "{} {}: {}",
-                    f.sides.who_member(self.game.member_awaited(&f.fight, p)),
+                    f.own
+                        .sides
+                        .who_member(self.game.member_awaited(&f.fight, p)),
                     p.what,
                     p.options
                         .iter()
@@ -965,52 +881,30 @@ impl<G: Game> Referee<G> {
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
-        let side = f.sides.members[member].side;
-        let saved = f.fight.clone();
-        let played = play(
-            &mut f.fight,
-            (f.seed, f.word_pos),
-            &self.app.queue,
-            side,
-            decision,
-            now,
-        );
-        let Played {
-            events,
-            step,
-            word_pos,
-        } = match played {
-            Ok(played) => played,
+        let side = f.own.sides.members[member].side;
+        let mv = match f.try_move(&self.app.queue, side, decision, now) {
+            Ok(mv) => mv,
             Err(err) => {
-                return Ok(vec![self
-                    .game
-                    .member_refusal(&f.fight, &err, &f.sides, member)])
+                return Ok(vec![self.game.member_refusal(
+                    &f.fight,
+                    &err,
+                    &f.own.sides,
+                    member,
+                )])
             }
         };
         let written = if f.fight.is_over() {
-            self.write_end(&step, now).await
+            self.write_end(&mv.step, now).await
         } else {
-            let (id, seq) = (f.id, f.seq);
-            self.store().add_step(id, seq, &step).await.map(|()| None)
+            f.write_step(&self.app.store, &mv.step).await.map(|()| None)
         };
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
-        let end = match written {
-            Ok(end) => end,
-            Err(e) => {
-                f.fight = saved;
-                return Err(e);
-            }
-        };
-        f.word_pos = word_pos;
-        f.seq += 1;
+        let (events, end) = f.settle(mv, written, now, timeout)?;
         let declaration = G::Fight::is_declaration(&decision);
-        if !declaration {
-            f.deadline = now + timeout;
-        }
         let mut lines: Lines = note.into_iter().collect();
-        let sides = f.sides.clone();
+        let sides = f.own.sides.clone();
         self.log(&events, &sides);
         lines.extend(self.game.narrate(&events, &sides));
         lines.extend(end.into_iter().flatten());
@@ -1031,18 +925,24 @@ impl<G: Game> Referee<G> {
         };
         let result = f.fight.result().context("the fight has not ended")?;
         let day = self.app.day_in(self.realm, now);
-        let refs: Vec<&Character> = f.fighters.iter().collect();
+        let refs: Vec<&Character> = f.own.fighters.iter().collect();
         let mut after = if refs.len() > 2 {
             self.game.group_after(&f.fight, &refs, &day)?
         } else {
             Vec::from(
                 self.game
-                    .after(&f.fight, [&f.fighters[0], &f.fighters[1]], &day)?,
+                    .after(&f.fight, [&f.own.fighters[0], &f.own.fighters[1]], &day)?,
             )
         };
         // T19 and its kind: between fights the default policy looks after an NPC, in the same
         // transaction as the fight's end.
-        for (i, c) in f.fighters.iter().enumerate().filter(|(_, c)| c.is_npc()) {
+        for (i, c) in f
+            .own
+            .fighters
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_npc())
+        {
             let mut then = c.clone();
             (then.sheet, then.state) = (after[i].sheet.clone(), after[i].state.clone());
             if let Some(change) = self.game.npc_between_fights(&then, &day) {
@@ -1057,9 +957,10 @@ impl<G: Game> Referee<G> {
                 Some(w) if w == side => (1, 0, 0),
                 Some(_) => (0, 1, 0),
             };
-            f.fighters
+            f.own
+                .fighters
                 .iter()
-                .zip(&f.sides.members)
+                .zip(&f.own.sides.members)
                 .zip(&after)
                 .enumerate()
                 .map(|(m, ((c, member), a))| {
@@ -1079,6 +980,7 @@ impl<G: Game> Referee<G> {
             Vec::new()
         };
         let lead = f
+            .own
             .sides
             .members
             .iter()
@@ -1095,7 +997,7 @@ impl<G: Game> Referee<G> {
                 fight: f.id,
                 seq: f.seq,
                 last: last.encoded()?,
-                characters: [f.fighters[0].id, f.fighters[lead].id],
+                characters: [f.own.fighters[0].id, f.own.fighters[lead].id],
                 winner: result.winner.map(Side::index),
                 reason: result.reason.to_string(),
                 outcome: self.game.outcome(&f.fight),
@@ -1103,14 +1005,7 @@ impl<G: Game> Referee<G> {
                 members,
             })
             .await?;
-        let over = format!(
-            "Fight #{} is over. Dice seed: {}",
-            f.id,
-            hex::encode(f.seed)
-        );
-        let fight = crate::web::Linked::Fight(f.id);
-        let lines = vec![crate::web::with_link(&self.app, self.realm, fight, over)];
-        Ok(Some(lines))
+        Ok(Some(vec![f.over_line(&self.app, self.realm)]))
     }
 
     /// After a step: the end of the fight, Herald's decisions for NPCs, or the prompts.
@@ -1122,7 +1017,7 @@ impl<G: Game> Referee<G> {
                 return Ok(lines);
             };
             if f.fight.is_over() {
-                let ids: Vec<Id> = f.fighters.iter().map(|c| c.id).collect();
+                let ids: Vec<Id> = f.own.fighters.iter().map(|c| c.id).collect();
                 self.app.release_characters(&ids);
                 self.fight = None;
                 return Ok(lines);
@@ -1132,22 +1027,22 @@ impl<G: Game> Referee<G> {
                 .pending()
                 .into_iter()
                 .map(|p| (self.game.member_awaited(&f.fight, &p), p))
-                .find(|(i, _)| f.sides.members.get(*i).is_some_and(|m| m.npc))
+                .find(|(i, _)| f.own.sides.members.get(*i).is_some_and(|m| m.npc))
             else {
                 break;
             };
-            let ordered = f.orders[i].filter(|d| p.options.contains(d));
+            let ordered = f.own.orders[i].filter(|d| p.options.contains(d));
             let decision = ordered.unwrap_or(p.default);
             let text = self.game.decision_text(&f.fight, &decision);
             let note = match ordered {
                 Some(_) => format!(
                     "{} takes /{text}, as a moderator ordered.",
-                    f.sides.members[i].styled
+                    f.own.sides.members[i].styled
                 ),
-                None => format!("{} takes /{text}.", f.sides.members[i].styled),
+                None => format!("{} takes /{text}.", f.own.sides.members[i].styled),
             };
             if let Some(f) = &mut self.fight {
-                f.orders[i] = None;
+                f.own.orders[i] = None;
             }
             lines.extend(Box::pin(self.apply(i, decision, now, Some(note), false)).await?);
         }
@@ -1159,11 +1054,11 @@ impl<G: Game> Referee<G> {
         let Some(f) = &self.fight else {
             return Vec::new();
         };
-        let left = (f.deadline - now).num_seconds().max(0) as u64;
+        let left = f.left(now);
         f.fight
             .pending()
             .iter()
-            .map(|p| self.game.prompt(&f.fight, p, &f.sides, left))
+            .map(|p| self.game.prompt(&f.fight, p, &f.own.sides, left))
             .collect()
     }
 
@@ -1172,11 +1067,11 @@ impl<G: Game> Referee<G> {
             let mut lines = vec![format!(
                 "Fight #{}: {} vs {}, {} of {}. {}",
                 f.id,
-                f.sides.styled[0],
-                f.sides.styled[1],
+                f.own.sides.styled[0],
+                f.own.sides.styled[1],
                 G::BOUT,
                 G::NAME,
-                self.game.stage(&f.fight, &f.sides)
+                self.game.stage(&f.fight, &f.own.sides)
             )];
             lines.extend(self.prompts(now));
             return lines;
@@ -1421,6 +1316,7 @@ impl<G: Game> Referee<G> {
             )]);
         };
         let Some(member) = f
+            .own
             .sides
             .members
             .iter()
@@ -1433,7 +1329,7 @@ impl<G: Game> Referee<G> {
         };
         let decision = match parse_in(text, &['/', '!'], G::commands()) {
             Some(Ok(Command::Game(g))) => {
-                let side = f.sides.members[member].side;
+                let side = f.own.sides.members[member].side;
                 let meaning = self
                     .game
                     .meaning_of_member(&f.fight, side, member, &g)
@@ -1460,10 +1356,10 @@ impl<G: Game> Referee<G> {
             )]);
         };
         // The NPC's decisions are taken at once when its turn comes: the order waits for it.
-        let styled = f.sides.members[member].styled.clone();
+        let styled = f.own.sides.members[member].styled.clone();
         let text = self.game.decision_text(&f.fight, &decision);
         if let Some(f) = &mut self.fight {
-            f.orders[member] = Some(decision);
+            f.own.orders[member] = Some(decision);
         }
         Ok(vec![format!(
             "{styled} will take /{text} at its next decision, if it is a choice then."
@@ -1494,7 +1390,7 @@ impl<G: Game> Referee<G> {
         let fighting_here = self
             .fight
             .as_ref()
-            .is_some_and(|f| f.fighters.iter().any(|c| c.id == npc.id));
+            .is_some_and(|f| f.own.fighters.iter().any(|c| c.id == npc.id));
         match self
             .game
             .meaning(&g, Some(&npc), false, &self.app.day_in(self.realm, now))
@@ -1592,7 +1488,7 @@ impl<G: Game> Referee<G> {
             return Ok(self.help(g.arg("command")));
         }
         if let (Some(f), Some(member)) = (&self.fight, self.member_of(user)) {
-            let side = f.sides.members[member].side;
+            let side = f.own.sides.members[member].side;
             match self.game.meaning_of_member(&f.fight, side, member, g) {
                 Some(Meaning::Decide(d)) => return self.decide(user, d, now).await,
                 Some(Meaning::Refused(line)) => return Ok(vec![line]),
@@ -1684,13 +1580,15 @@ impl<G: Game> Referee<G> {
         let side = self.side_of(user)?;
         let o = side.other().index();
         let t = target.trim().trim_start_matches('@');
-        if f.sides.plain[o].eq_ignore_ascii_case(t) || f.sides.users[o].eq_ignore_ascii_case(t) {
+        if f.own.sides.plain[o].eq_ignore_ascii_case(t)
+            || f.own.sides.users[o].eq_ignore_ascii_case(t)
+        {
             return None;
         }
         Some(format!(
             "'{}' is not your opponent; you fight {}. Usage: /attack [TARGET] [--isp N]",
             target.trim(),
-            f.sides.who(side.other())
+            f.own.sides.who(side.other())
         ))
     }
 
@@ -1761,10 +1659,9 @@ impl<G: Game> Referee<G> {
                 continue;
             }
             let member = self.game.member_awaited(&f.fight, &p);
-            let note = format!(
-                "{} did not answer in time: /{} is taken for them.",
-                f.sides.who_member(member),
-                self.game.decision_text(&f.fight, &p.default)
+            let note = live::timed_out_line(
+                &f.own.sides.who_member(member),
+                &self.game.decision_text(&f.fight, &p.default),
             );
             let last = n + 1 == count;
             lines.extend(self.apply(member, p.default, now, Some(note), last).await?);
@@ -1777,6 +1674,7 @@ impl<G: Game> Referee<G> {
 
     async fn restore_bout(&mut self, bout: OpenBout, now: DateTime<Utc>) -> Result<Lines> {
         let (fight, rng, _) = replay::<G::Fight>(&bout)?;
+        let steps = bout.steps.len();
         let (ids, challengers) = bout.creatures();
         let mut fighters = Vec::with_capacity(ids.len());
         for &id in &ids {
@@ -1793,55 +1691,36 @@ impl<G: Game> Referee<G> {
         let refs: Vec<&Character> = fighters.iter().collect();
         let sides = crate::games::sides_of(&self.game, &refs, challengers)?;
         let orders = vec![None; fighters.len()];
-        self.fight = Some(Live {
-            id: bout.id,
-            fight,
-            seed: bout.seed,
-            word_pos: rng.word_pos(),
+        let cast = Cast {
             fighters,
             sides,
-            seq: bout.steps.len() as i64,
-            deadline: now + self.timeout(),
             orders,
-        });
-        let mut lines = vec![format!(
-            "Herald is back. Fight #{} resumes where it stood.",
-            bout.id
-        )];
+        };
+        let deadline = now + self.timeout();
+        self.fight = Some(Live::restored(
+            bout.id,
+            (fight, rng),
+            bout.seed,
+            steps,
+            deadline,
+            cast,
+        ));
+        let mut lines = vec![live::resumed_line(bout.id)];
         lines.extend(self.status(now));
         Ok(lines)
     }
 }
 
-/// Replays a stored fight of a game on the seam: the fight as it now stands, its stream
-/// positioned after the last roll, and the rolls that disagree with the seed.
+/// Replays a stored fight of a game on the seam ([`live::replay`]).
 pub fn replay<F: Fight>(bout: &OpenBout) -> Result<(F, SeededDice, Vec<usize>)> {
     let setup: F::Setup =
         serde_json::from_value(bout.setup.clone()).context("the fight's setup does not parse")?;
-    let mut rng = SeededDice::new(bout.seed);
-    let mut steps = bout.steps.iter();
-    let first = steps
-        .next()
-        .with_context(|| format!("fight #{} has no start step", bout.id))?;
-    let mut mismatches = Vec::new();
-    let mut offset = 0;
-    let mut dice = ReplayDice::new(&mut rng, first.rolls.clone());
-    let (mut fight, _) = F::start(setup, &mut dice);
-    mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
-    offset += first.rolls.len();
-    for (n, step) in steps.enumerate() {
-        let step = step.decoded::<F::Decision>()?;
-        let (Some(side), Some(decision)) = (step.side, step.decision) else {
-            anyhow::bail!("fight #{} step {} has no decision", bout.id, n + 1);
-        };
-        let mut dice = ReplayDice::new(&mut rng, step.rolls.clone());
-        fight.decide(side, decision, &mut dice).map_err(|e| {
-            anyhow::anyhow!("fight #{} step {} no longer replays: {e}", bout.id, n + 1)
-        })?;
-        mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
-        offset += step.rolls.len();
-    }
-    Ok((fight, rng, mismatches))
+    live::replay(
+        bout.id,
+        setup,
+        bout.seed,
+        bout.steps.iter().map(Step::decoded::<F::Decision>),
+    )
 }
 
 /// `herald verify` for a fight of `G`: replays it from its seed and decisions and compares its

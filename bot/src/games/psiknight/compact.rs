@@ -36,7 +36,7 @@ impl Tiltyard {
         let Some(f) = &self.fight else {
             return vec![head];
         };
-        let step = sentence(join(clauses(events, &f.plain)));
+        let step = sentence(join(clauses(events, &f.own.plain)));
         vec![head, self.with_prompts(step, now)]
     }
 
@@ -61,7 +61,7 @@ impl Tiltyard {
                 decision.word()
             ));
         }
-        said.extend(clauses(events, &f.plain));
+        said.extend(clauses(events, &f.own.plain));
         // The end lines of the fight itself run to its seed; a tournament's own come after.
         let seed_line = end_lines
             .iter()
@@ -81,7 +81,7 @@ impl Tiltyard {
         if matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
             return Ok(vec![line]);
         }
-        if f.m.is_over() {
+        if f.fight.is_over() {
             let mut lines = vec![line];
             lines.extend(after);
             lines.extend(self.after_step(now).await?);
@@ -95,12 +95,13 @@ impl Tiltyard {
         let Some(f) = &self.fight else {
             return line;
         };
-        let left = (f.deadline - now).num_seconds().max(0) as u64;
-        let prompts: Vec<String> =
-            f.m.pending()
-                .iter()
-                .map(|p| prompt_line(&f.m, p, &f.plain, &f.users, left))
-                .collect();
+        let left = f.left(now);
+        let prompts: Vec<String> = f
+            .fight
+            .pending()
+            .iter()
+            .map(|p| prompt_line(&f.fight, p, &f.own.plain, &f.own.users, left))
+            .collect();
         if prompts.is_empty() {
             return line;
         }

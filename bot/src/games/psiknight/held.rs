@@ -9,9 +9,10 @@
 use super::tournament::{
     self as chat, award_reason, name_of, span, when, MeleeRun, RunState, Stage,
 };
-use super::{Bout, Lines, Tiltyard, SORRY};
+use super::{Bout, Lines, Tiltyard};
 use crate::command::Command;
 use crate::dice::FightDice;
+use crate::live::SORRY;
 use crate::store::tournaments::{Status, TournamentAward, TournamentFinish, TournamentRecord};
 use crate::store::{FightEnd, Id, KnightRecord};
 use anyhow::Result;
@@ -994,7 +995,7 @@ impl Tiltyard {
         let Some(f) = &self.fight else {
             return (end, None);
         };
-        let Some(tid) = f.tournament else {
+        let Some(tid) = f.own.tournament else {
             return (end, None);
         };
         let Some(r) = self.held.iter().position(|h| h.record.id == tid) else {
@@ -1011,15 +1012,15 @@ impl Tiltyard {
         let mut next = run.clone();
         let mut lines = Vec::new();
         let mut out = Vec::new();
-        match f.m.kind() {
+        match f.fight.kind() {
             MatchKind::Lists => {
-                let result = lists_result(f.knights, &end.outcome);
+                let result = lists_result(f.own.knights, &end.outcome);
                 match result.outcome.winner() {
                     Some(w) => {
-                        let loser = if w == f.knights[0] {
-                            f.knights[1]
+                        let loser = if w == f.own.knights[0] {
+                            f.own.knights[1]
                         } else {
-                            f.knights[0]
+                            f.own.knights[0]
                         };
                         out.push(loser);
                         lines.push(format!(
@@ -1029,11 +1030,11 @@ impl Tiltyard {
                         ));
                     }
                     None => {
-                        out.extend(f.knights);
+                        out.extend(f.own.knights);
                         lines.push(format!(
                             "Neither knight wins: {} and {} are both out of the Lists.",
-                            name_of(names, f.knights[0]),
-                            name_of(names, f.knights[1])
+                            name_of(names, f.own.knights[0]),
+                            name_of(names, f.own.knights[1])
                         ));
                     }
                 }
@@ -1055,7 +1056,7 @@ impl Tiltyard {
                 let Some(m) = mr.melee.as_mut() else {
                     return (end, None);
                 };
-                let record = match m.resolve(pass, pass_result(f.knights, &end.outcome)) {
+                let record = match m.resolve(pass, pass_result(f.own.knights, &end.outcome)) {
                     Ok(record) => record,
                     Err(e) => {
                         tracing::error!(tournament = tid, "the Melee refuses a result: {e}");
@@ -1395,7 +1396,7 @@ impl Tiltyard {
         if let Some(f) = &self.fight {
             return Ok(vec![format!(
                 "A fight is on here ({} vs {}); {} starts when it ends.",
-                f.styled[0], f.styled[1], self.held[i].record.name
+                f.own.styled[0], f.own.styled[1], self.held[i].record.name
             )]);
         }
         self.held[i].record.starts_at = now;

@@ -8,15 +8,13 @@
 
 use crate::app::App;
 use crate::command::Command;
-use crate::dice::FightDice;
-use crate::fairness::seed_hash;
+use crate::live::Retry;
 use crate::narration::Narration;
 use crate::referee::{claimed_elsewhere, fighting_elsewhere, Open, Table};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use futures::future::BoxFuture;
-use herald_engine::dice::SeededDice;
 use herald_engine::psiknight::books;
 use herald_engine::psiknight::{
     Decision, Match, MatchKind, MatchSetup, Opening, PromptKind, PsiSkill, RuleError, Side,
@@ -74,15 +72,10 @@ struct Bout {
     for_ransom: bool,
 }
 
-/// A fight in progress.
-struct Live {
-    id: Id,
+/// What the tiltyard keeps of a fight in progress beyond [`Live`]'s: its knights.
+struct Jousters {
     /// The tournament it is a match of.
     tournament: Option<Id>,
-    m: Match,
-    seed: [u8; 32],
-    /// How far into the seed's stream the fight has rolled ([`SeededDice::at`]).
-    word_pos: u128,
     knights: [Id; 2],
     users: [String; 2],
     /// "Dame Dara", for narration.
@@ -92,9 +85,10 @@ struct Live {
     recorded: bool,
     /// Fought for ransom (R33, R39): the loser is captured at the end.
     for_ransom: bool,
-    seq: i64,
-    deadline: DateTime<Utc>,
 }
+
+/// A joust in progress.
+type Live = crate::live::Live<Match, Jousters>;
 
 /// A channel's PsiKnight: its challenge, its fight and the tournaments it holds.
 pub struct Tiltyard {
@@ -113,14 +107,11 @@ pub struct Tiltyard {
     narration: Narration,
     /// The fight about to start was said not to be recorded when it was challenged.
     told_unrecorded: bool,
-    /// A fight deadline's write failed and is being retried: said and logged once.
-    deadline_failing: bool,
+    /// A fight deadline's write that failed, retried.
+    retry: Retry,
 }
 
 pub use crate::reply::Lines;
-
-const SORRY: &str =
-    "Herald could not write the books just now; nothing was changed. Please try again.";
 
 /// Said as a practice fight starts unrecorded (R26).
 const NOT_RECORDED_START: &str =
@@ -142,7 +133,7 @@ pub fn table(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn Table>> 
         private: Vec::new(),
         narration: Narration::Full,
         told_unrecorded: false,
-        deadline_failing: false,
+        retry: Retry::default(),
     }))
 }
 
@@ -208,8 +199,7 @@ impl Table for Tiltyard {
                 Command::Roll { .. } | Command::Help { .. } => Ok(None),
                 c => {
                     let answered = self.dispatch(user, c.clone(), now).await;
-                    // A command that was answered tells anew of a later deadline's failed write.
-                    self.deadline_failing &= answered.is_err();
+                    self.retry.answered(answered.is_ok());
                     answered.map(Some)
                 }
             }
@@ -331,7 +321,7 @@ impl Tiltyard {
         if let Some(f) = &self.fight {
             return Ok(vec![format!(
                 "A fight is on in {}: {} vs {}. Wait for it to end, or challenge in another channel.",
-                self.channel, f.styled[0], f.styled[1]
+                self.channel, f.own.styled[0], f.own.styled[1]
             )]);
         }
         if let Some(c) = &self.challenge {
@@ -505,15 +495,7 @@ impl Tiltyard {
             armed: c.armed,
         };
         let seed = self.app.next_seed();
-        let mut rng = SeededDice::new(seed);
-        let mut dice = FightDice::new(&mut rng, &self.app.queue);
-        let (m, events) = Match::start(setup.clone(), &mut dice);
-        let start = Step {
-            side: None,
-            decision: None,
-            rolls: std::mem::take(&mut dice.log),
-            at: now,
-        };
+        let mut opened = crate::live::open::<Match>(setup.clone(), seed, &self.app.queue, now);
         let day = self.app.day_in(self.realm, now);
         // Whether the fight is for ransom is fixed at its start, and stored with it; a peace
         // made during the fight does not change it (R33, R156).
@@ -543,7 +525,7 @@ impl Tiltyard {
                     tournament: c.tournament.as_ref().map(|(t, _)| *t),
                     ransom: for_ransom,
                 },
-                &start,
+                &opened.step,
             )
             .await?;
         let styled = [c.knights[0].styled(), c.knights[1].styled()];
@@ -555,36 +537,26 @@ impl Tiltyard {
             .tournament
             .as_ref()
             .map_or("a practice joust", |(_, label)| label.as_str());
-        let mut lines = vec![format!(
-            "Fight #{id}: {} vs {}, {what}. Dice seed hash {} (the seed is shown when the fight ends).",
-            styled[0],
-            styled[1],
-            seed_hash(&seed)
-        )];
+        let mut lines = vec![crate::live::opening_line(id, &styled, what, &seed)];
         if !recorded && c.kind == MatchKind::Practice {
             lines.push(NOT_RECORDED_START.into());
         }
         lines.extend(ransom);
+        let events = std::mem::take(&mut opened.events);
         self.app.log_events(&events, &plain);
         if !compact {
             lines.extend(narrate(&events, &styled));
         }
-        let live = Live {
-            id,
+        let jousters = Jousters {
             tournament: c.tournament.map(|(t, _)| t),
-            m,
-            word_pos: rng.word_pos(),
-            seed,
             knights: [c.knights[0].id, c.knights[1].id],
             users: c.users,
             styled,
             plain,
             recorded,
             for_ransom,
-            seq: 1,
-            deadline: now + self.timeout(),
         };
-        self.fight = Some(live);
+        self.fight = Some(Live::new(id, opened, now + self.timeout(), jousters));
         if compact {
             return Ok(self.compact_start(lines, told_unrecorded, &events, now));
         }
@@ -647,7 +619,7 @@ impl Tiltyard {
             let fighting_here = self
                 .fight
                 .as_ref()
-                .is_some_and(|f| Self::side_of(&f.users, user).is_some());
+                .is_some_and(|f| Self::side_of(&f.own.users, user).is_some());
             if !fighting_here {
                 if let Some(lines) = self.arm_for_tournament(user, skill).await? {
                     return Ok(lines);
@@ -690,14 +662,14 @@ impl Tiltyard {
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
-        let Some(side) = Self::side_of(&f.users, user) else {
+        let Some(side) = Self::side_of(&f.own.users, user) else {
             return Ok(vec![format!(
                 "Only {} ({}) and {} ({}) act in this fight; {}.",
-                f.styled[0],
-                f.users[0],
-                f.styled[1],
-                f.users[1],
-                waiting(&f.m, &f.styled, &f.users)
+                f.own.styled[0],
+                f.own.users[0],
+                f.own.styled[1],
+                f.own.users[1],
+                waiting(&f.fight, &f.own.styled, &f.own.users)
             )]);
         };
         self.apply(side, decision, now, None).await
@@ -713,26 +685,14 @@ impl Tiltyard {
         timed_out: Option<&str>,
     ) -> Result<Lines> {
         let compact = self.compact().await?;
+        let timeout = self.timeout();
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
-        let saved_match = f.m.clone();
-        let played = crate::referee::play(
-            &mut f.m,
-            (f.seed, f.word_pos),
-            &self.app.queue,
-            side,
-            decision,
-            now,
-        );
-        let crate::referee::Played {
-            events,
-            step,
-            word_pos,
-        } = match played {
-            Ok(played) => played,
+        let mv = match f.try_move(&self.app.queue, side, decision, now) {
+            Ok(mv) => mv,
             Err(err) => {
-                let line = refusal(&f.m, &err, &f.styled, &f.users, side);
+                let line = refusal(&f.fight, &err, &f.own.styled, &f.own.users, side);
                 // A refused declaration names the skill: for its knight alone.
                 if matches!(decision, Decision::Psi(_)) {
                     self.private.push(line);
@@ -741,45 +701,29 @@ impl Tiltyard {
                 return Ok(vec![line]);
             }
         };
-        let seq = f.seq;
-        let written = if f.m.is_over() {
-            self.write_end(&step, seq, now).await
+        let written = if f.fight.is_over() {
+            self.write_end(&mv.step, now).await
         } else {
-            self.app
-                .store
-                .add_step(f.id, seq, &step)
+            f.write_step(&self.app.store, &mv.step)
                 .await
                 .map(|()| Lines::new())
         };
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
-        let end_lines = match written {
-            Ok(lines) => lines,
-            Err(e) => {
-                // Nothing was written: the fight stands as it was, its stream unmoved.
-                f.m = saved_match;
-                return Err(e);
-            }
-        };
-        f.word_pos = word_pos;
-        f.seq += 1;
-        if !matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
-            f.deadline =
-                now + Duration::seconds(self.app.settings(self.realm).decision_timeout_secs as i64);
-        }
+        let (events, end_lines) = f.settle(mv, written, now, timeout)?;
         // R21: the skill armed is told to its knight alone, however the channel's fights are
         // narrated; the channel hears that one is readied, and nothing of a disarming. A
         // declaration ends nothing and changes no one's turn, so nothing more is said.
         if let Decision::Psi(skill) = decision {
-            self.app.log_events(&events, &f.plain);
-            self.private.extend(narrate(&events, &f.styled));
+            self.app.log_events(&events, &f.own.plain);
+            self.private.extend(narrate(&events, &f.own.styled));
             return Ok(skill
-                .map(|_| readied(&f.styled[side.index()]))
+                .map(|_| readied(&f.own.styled[side.index()]))
                 .into_iter()
                 .collect());
         }
-        self.app.log_events(&events, &f.plain);
+        self.app.log_events(&events, &f.own.plain);
         if compact {
             return self
                 .compact_step(&events, decision, timed_out, end_lines, now)
@@ -787,12 +731,9 @@ impl Tiltyard {
         }
         let mut lines = Vec::new();
         if let Some(who) = timed_out {
-            lines.push(format!(
-                "{who} did not answer in time: /{} is taken for them.",
-                decision.word()
-            ));
+            lines.push(crate::live::timed_out_line(who, decision.word()));
         }
-        lines.extend(narrate(&events, &f.styled));
+        lines.extend(narrate(&events, &f.own.styled));
         lines.extend(end_lines);
         // A declaration changes no one's turn: the prompt already standing still holds.
         if !matches!(decision, Decision::Bonus(_) | Decision::Psi(_)) {
@@ -802,11 +743,11 @@ impl Tiltyard {
     }
 
     /// Writes a finished fight: outcome, award, injuries, one transaction (R26–R29).
-    async fn write_end(&mut self, last: &Step, seq: i64, now: DateTime<Utc>) -> Result<Lines> {
+    async fn write_end(&mut self, last: &Step, now: DateTime<Utc>) -> Result<Lines> {
         let Some(f) = &self.fight else {
             return Ok(Vec::new());
         };
-        let Some(outcome) = f.m.outcome().cloned() else {
+        let Some(outcome) = f.fight.outcome().cloned() else {
             return Ok(Vec::new());
         };
         let month = self.app.month_in(self.realm, now);
@@ -814,25 +755,25 @@ impl Tiltyard {
         let end = FightEnd {
             realm: self.realm,
             fight: f.id,
-            seq,
+            seq: f.seq,
             last: last.clone(),
-            winner: outcome.winner.map(|w| f.knights[w.index()]),
+            winner: outcome.winner.map(|w| f.own.knights[w.index()]),
             injured: Side::BOTH
                 .into_iter()
                 .filter(|s| outcome.major_injury[s.index()])
-                .map(|s| f.knights[s.index()])
+                .map(|s| f.own.knights[s.index()])
                 .collect(),
             outcome,
-            practice: f.m.kind() == MatchKind::Practice,
-            recorded: f.recorded,
+            practice: f.fight.kind() == MatchKind::Practice,
+            recorded: f.own.recorded,
             day: self.app.day_in(self.realm, now),
             month: month.clone(),
             tournament: None,
         };
         let (end, next) = self.with_tournament_result(end, now);
         let name = |id: Id| {
-            let side = if f.knights[0] == id { 0 } else { 1 };
-            f.styled[side].clone()
+            let side = if f.own.knights[0] == id { 0 } else { 1 };
+            f.own.styled[side].clone()
         };
         let mut lines = vec![match self.app.store.finish_fight(end).await? {
             FightAward::Awarded { knight, hp, pp } if pp.is_positive() => {
@@ -850,27 +791,21 @@ impl Tiltyard {
         }];
         lines.retain(|l| !l.is_empty());
         // R33: the loser of a fight for ransom is captured.
-        if let (Some(w), true) = (winner_side, f.for_ransom) {
+        if let (Some(w), true) = (winner_side, f.own.for_ransom) {
             lines.extend(
                 office::capture_after_fight(
                     &self.app,
                     self.realm,
                     f.id,
-                    f.knights[w.index()],
-                    f.knights[w.other().index()],
-                    &f.users[w.index()],
+                    f.own.knights[w.index()],
+                    f.own.knights[w.other().index()],
+                    &f.own.users[w.index()],
                     now,
                 )
                 .await?,
             );
         }
-        let over = format!(
-            "Fight #{} is over. Dice seed: {}",
-            f.id,
-            hex::encode(f.seed)
-        );
-        let fight = crate::web::Linked::Fight(f.id);
-        lines.push(crate::web::with_link(&self.app, self.realm, fight, over));
+        lines.push(f.over_line(&self.app, self.realm));
         if let Some(next) = next {
             lines.extend(self.take_tournament_result(next));
         }
@@ -882,8 +817,8 @@ impl Tiltyard {
         let Some(f) = &self.fight else {
             return Ok(Vec::new());
         };
-        if f.m.is_over() {
-            self.app.release(&f.knights);
+        if f.fight.is_over() {
+            self.app.release(&f.own.knights);
             self.fight = None;
             // The tournament here goes on with its next match, stage or start.
             // Boxed: the next match starts a fight, whose end comes back here.
@@ -896,10 +831,11 @@ impl Tiltyard {
         let Some(f) = &self.fight else {
             return Vec::new();
         };
-        let left = (f.deadline - now).num_seconds().max(0) as u64;
-        f.m.pending()
+        let left = f.left(now);
+        f.fight
+            .pending()
             .iter()
-            .map(|p| prompt_line(&f.m, p, &f.styled, &f.users, left))
+            .map(|p| prompt_line(&f.fight, p, &f.own.styled, &f.own.users, left))
             .collect()
     }
 
@@ -907,10 +843,15 @@ impl Tiltyard {
     /// channel's lines never name it.
     fn own_psi(&mut self, user: &str) {
         let (armed, styled) = if let Some(f) = &self.fight {
-            let Some(i) = f.users.iter().position(|u| u.eq_ignore_ascii_case(user)) else {
+            let Some(i) = f
+                .own
+                .users
+                .iter()
+                .position(|u| u.eq_ignore_ascii_case(user))
+            else {
                 return;
             };
-            (f.m.armed(Side::BOTH[i]), f.styled[i].clone())
+            (f.fight.armed(Side::BOTH[i]), f.own.styled[i].clone())
         } else if let Some(c) = &self.challenge {
             let Some(i) = c.users.iter().position(|u| u.eq_ignore_ascii_case(user)) else {
                 return;
@@ -927,16 +868,16 @@ impl Tiltyard {
 
     fn status(&self, now: DateTime<Utc>) -> Lines {
         if let Some(f) = &self.fight {
-            let stage = if f.m.in_swordplay() {
+            let stage = if f.fight.in_swordplay() {
                 "Swordplay".to_string()
             } else {
-                format!("Joust, pass {}", f.m.pass())
+                format!("Joust, pass {}", f.fight.pass())
             };
             let mut lines = vec![format!(
                 "Fight #{}: {} vs {}, {stage}.",
-                f.id, f.styled[0], f.styled[1]
+                f.id, f.own.styled[0], f.own.styled[1]
             )];
-            lines.push(picture::fight_standing(&f.m, &f.styled));
+            lines.push(picture::fight_standing(&f.fight, &f.own.styled));
             lines.extend(self.prompts(now));
             return lines;
         }
@@ -970,48 +911,39 @@ impl Tiltyard {
             return Vec::new();
         }
         let mut lines = Vec::new();
-        // Every fighter awaited gets the default (both, for R41's question).
+        let result = self.take_defaults(now, &mut lines).await;
+        let deadline = self.fight.as_mut().map(|f| &mut f.deadline);
+        self.retry
+            .after(lines, result, deadline, now, &self.channel)
+    }
+
+    /// Every fighter awaited gets the default (both, for R41's question), each default's lines
+    /// added to `lines` as it is taken.
+    async fn take_defaults(&mut self, now: DateTime<Utc>, lines: &mut Lines) -> Result<()> {
         for _ in 0..2 {
             let Some(f) = &self.fight else { break };
             let Some((side, kind)) = Side::BOTH
                 .into_iter()
-                .find_map(|s| f.m.awaiting()[s.index()].map(|k| (s, k)))
+                .find_map(|s| f.fight.awaiting()[s.index()].map(|k| (s, k)))
             else {
                 break;
             };
-            let Some(default) = f.m.default_decision(side) else {
+            let Some(default) = f.fight.default_decision(side) else {
                 break;
             };
-            let who = format!("{} ({})", f.styled[side.index()], f.users[side.index()]);
-            match self.apply(side, default, now, Some(&who)).await {
-                Ok(more) => {
-                    self.deadline_failing = false;
-                    lines.extend(more);
-                }
-                Err(err) => {
-                    // The fight was put back, its deadline still past: without a new one it
-                    // would fire again at once, and again.
-                    if let Some(f) = self.fight.as_mut().filter(|f| f.deadline <= now) {
-                        f.deadline = now + crate::referee::DEADLINE_RETRY;
-                    }
-                    if std::mem::replace(&mut self.deadline_failing, true) {
-                        tracing::debug!(channel = %self.channel, "a deadline failed again: {err:#}");
-                    } else {
-                        tracing::error!(
-                            channel = %self.channel,
-                            "{err:#}; the deadline is tried again every {} s",
-                            crate::referee::DEADLINE_RETRY.num_seconds()
-                        );
-                        lines.push(SORRY.to_string());
-                    }
-                    break;
-                }
-            }
+            let who = format!(
+                "{} ({})",
+                f.own.styled[side.index()],
+                f.own.users[side.index()]
+            );
+            lines.extend(self.apply(side, default, now, Some(&who)).await?);
+            // A default taken is a deadline that worked: a later failure is told anew.
+            self.retry.answered(true);
             if kind != PromptKind::FightOn {
                 break;
             }
         }
-        lines
+        Ok(())
     }
 
     /// Restores a fight in progress from the books by replaying its steps, and says where it
@@ -1035,25 +967,25 @@ impl Tiltyard {
                 fight.id
             );
         }
-        self.fight = Some(Live {
-            id: fight.id,
+        let jousters = Jousters {
             tournament: fight.tournament,
-            m,
-            word_pos: rng.word_pos(),
-            seed: fight.seed,
             knights: fight.knights,
             users: fight.users,
             styled,
             plain,
             recorded: fight.recorded,
             for_ransom: fight.ransom,
-            seq: fight.steps.len() as i64,
-            deadline: now + self.timeout(),
-        });
-        let mut lines = vec![format!(
-            "Herald is back. Fight #{} resumes where it stood.",
-            fight.id
-        )];
+        };
+        let deadline = now + self.timeout();
+        self.fight = Some(Live::restored(
+            fight.id,
+            (m, rng),
+            fight.seed,
+            fight.steps.len(),
+            deadline,
+            jousters,
+        ));
+        let mut lines = vec![crate::live::resumed_line(fight.id)];
         lines.extend(self.status(now));
         Ok(lines)
     }

@@ -1,7 +1,6 @@
 //! `herald verify` of a PsiKnight fight: replays it from the database and confirms its logged
 //! outcome; a fight restored after a restart is replayed the same way.
 
-use crate::dice::ReplayDice;
 use crate::store::{Id, OpenFight, Store};
 use crate::verify::Report;
 use anyhow::Result;
@@ -103,30 +102,13 @@ pub async fn verify_joust(store: &Store, id: Id) -> Result<Report> {
     }
 }
 
-/// Replays a stored fight: the match as it now stands, its stream positioned after the last roll,
-/// and the replay's findings (rolls that disagree with the seed).
+/// Replays a stored fight ([`crate::live::replay`]): the match as it now stands, its stream
+/// positioned after the last roll, and the rolls that disagree with the seed.
 pub fn replay(fight: &OpenFight) -> Result<(Match, SeededDice, Vec<usize>)> {
-    let mut rng = SeededDice::new(fight.seed);
-    let mut steps = fight.steps.iter();
-    let Some(first) = steps.next() else {
-        anyhow::bail!("fight #{} has no start step", fight.id);
-    };
-    let mut mismatches = Vec::new();
-    let mut offset = 0;
-    let mut dice = ReplayDice::new(&mut rng, first.rolls.clone());
-    let (mut m, _) = Match::start(fight.setup.clone(), &mut dice);
-    mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
-    offset += first.rolls.len();
-    for (n, step) in steps.enumerate() {
-        let (Some(side), Some(decision)) = (step.side, step.decision) else {
-            anyhow::bail!("fight #{} step {} has no decision", fight.id, n + 1);
-        };
-        let mut dice = ReplayDice::new(&mut rng, step.rolls.clone());
-        m.decide(side, decision, &mut dice).map_err(|e| {
-            anyhow::anyhow!("fight #{} step {} no longer replays: {e}", fight.id, n + 1)
-        })?;
-        mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
-        offset += step.rolls.len();
-    }
-    Ok((m, rng, mismatches))
+    crate::live::replay(
+        fight.id,
+        fight.setup.clone(),
+        fight.seed,
+        fight.steps.iter().cloned().map(Ok),
+    )
 }
