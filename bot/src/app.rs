@@ -8,7 +8,6 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use herald_engine::dice::{Seed, SeededDice};
-use herald_engine::psiknight::Event;
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Mutex;
@@ -411,15 +410,6 @@ impl App {
         self.spoken.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Writes events to the `--events` sink, if any, with knights by display name.
-    pub fn log_events(&self, events: &[Event], names: &[String; 2]) {
-        self.write_events(
-            events
-                .iter()
-                .filter_map(|e| serde_json::to_string(&e.named(names)).ok()),
-        );
-    }
-
     /// Writes a game's events (JSON objects) to the `--events` sink, each with `"game"`.
     pub fn log_game_events(&self, game: &str, events: impl Iterator<Item = serde_json::Value>) {
         if self.events.is_none() {
@@ -433,7 +423,9 @@ impl App {
         }));
     }
 
-    fn write_events(&self, lines: impl Iterator<Item = String>) {
+    /// Writes events, each a line of JSON, to the `--events` sink, if any: a game that tells
+    /// its events in its own way (PsiKnight's name no game) writes them here.
+    pub fn write_events(&self, lines: impl Iterator<Item = String>) {
         let Some(sink) = &self.events else { return };
         let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
         for line in lines {

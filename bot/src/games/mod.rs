@@ -458,6 +458,81 @@ pub struct GameInfo {
     /// What the game keeps in books of its own beyond the one fight log, which the hub asks
     /// about at start-up and for a private command; `None` for a game without.
     pub own_books: Option<&'static OwnBooks>,
+    /// How the transports treat a command of the game's own ([`privacy`]); [`open`] for a
+    /// game whose commands are all played in the open.
+    pub privacy: fn(&crate::command::Command) -> Privacy,
+    /// The label of one of its fixed choices (a slash command's option, a menu's entry):
+    /// "Clairvoyance" for `clairvoyance`; `None` when the word is its own label.
+    pub choice_label: fn(&str) -> Option<String>,
+}
+
+/// How the transports treat a command: where it may be said and who reads its answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Privacy {
+    /// It touches no channel's challenge or fight (a sheet, the books, a roll, help), so it
+    /// works by private message; the rest is answered with where to say it.
+    pub by_message: bool,
+    /// Its answer is for its asker's eyes alone (a sheet, the books, help, a secret).
+    pub answered_privately: bool,
+    /// A secret declaration (PsiKnight's psi, R21): by private message it is made in the
+    /// channel where the speaker fights.
+    pub secret: bool,
+}
+
+impl Privacy {
+    /// Said and answered in the open.
+    pub const OPEN: Privacy = Privacy {
+        by_message: false,
+        answered_privately: false,
+        secret: false,
+    };
+    /// Works by private message; answered in the open where it is said.
+    pub const ANYWHERE: Privacy = Privacy {
+        by_message: true,
+        answered_privately: false,
+        secret: false,
+    };
+    /// Works by private message, and answered to its asker alone.
+    pub const ASKER: Privacy = Privacy {
+        by_message: true,
+        answered_privately: true,
+        secret: false,
+    };
+}
+
+/// [`GameInfo::privacy`] of a game whose own commands are all played in the open.
+pub fn open(_: &crate::command::Command) -> Privacy {
+    Privacy::OPEN
+}
+
+/// [`GameInfo::choice_label`] of a game whose choices are their own labels.
+pub fn no_labels(_: &str) -> Option<String> {
+    None
+}
+
+/// How the transports treat `command`: a command every game shares as the core says, a game's
+/// own as its folder says ([`GameInfo::privacy`]).
+pub fn privacy(command: &crate::command::Command) -> Privacy {
+    use crate::command::Command;
+    match command {
+        Command::Roll { .. } | Command::Odds { .. } => Privacy::ANYWHERE,
+        // A fight's history, help and a link code reach their asker alone.
+        Command::Fight { .. }
+        | Command::Fights { .. }
+        | Command::Help { .. }
+        | Command::Link { .. }
+        | Command::Unlink => Privacy::ASKER,
+        other => GAMES
+            .iter()
+            .map(|g| (g.privacy)(other))
+            .find(|p| *p != Privacy::OPEN)
+            .unwrap_or_default(),
+    }
+}
+
+/// The label of a fixed choice `word` as the game whose word it is gives it, else `None`.
+pub fn choice_label(word: &str) -> Option<String> {
+    GAMES.iter().find_map(|g| (g.choice_label)(word))
 }
 
 /// A game's books of its own, as the hub needs them, so that the hub names none of them.
@@ -518,6 +593,8 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     is_move: psiknight::commands::is_move,
     fights_of: psiknight::desk::fights_of,
     own_books: Some(&psiknight::OWN_BOOKS),
+    privacy: psiknight::commands::privacy,
+    choice_label: psiknight::commands::choice_label,
 };
 
 /// The command words every game shares: they mean the same in every channel.
@@ -555,6 +632,8 @@ pub const GAMES: &[GameInfo] = &[
         is_move: decides,
         fights_of: crate::history::of_character,
         own_books: None,
+        privacy: open,
+        choice_label: no_labels,
     },
     GameInfo {
         id: pfpduel::PfpDuel::ID,
@@ -570,6 +649,8 @@ pub const GAMES: &[GameInfo] = &[
         is_move: decides,
         fights_of: crate::history::of_character,
         own_books: None,
+        privacy: open,
+        choice_label: no_labels,
     },
     GameInfo {
         id: psimorphs::PsiMorphs::ID,
@@ -585,6 +666,8 @@ pub const GAMES: &[GameInfo] = &[
         is_move: decides,
         fights_of: crate::history::of_character,
         own_books: None,
+        privacy: open,
+        choice_label: no_labels,
     },
     GameInfo {
         id: powerpool::PowerPool::ID,
@@ -600,6 +683,8 @@ pub const GAMES: &[GameInfo] = &[
         is_move: decides,
         fights_of: crate::history::of_character,
         own_books: None,
+        privacy: open,
+        choice_label: no_labels,
     },
 ];
 

@@ -16,7 +16,6 @@ use crate::config::IrcConfig;
 use crate::hub::{Hub, Incoming, Outgoing, Rights};
 use anyhow::{bail, Result};
 use futures::StreamExt;
-use herald_engine::psiknight::Decision;
 use irc::client::prelude::{Client, Message, Prefix, Response};
 use irc::proto::{CapSubCommand, Command as IrcCommand};
 use std::collections::{HashMap, VecDeque};
@@ -480,23 +479,7 @@ impl Link {
 /// Whether a command makes sense by private message: it touches no channel's challenge or fight
 /// (a knight, the books, a roll, help). The rest is answered with where to say it.
 pub fn works_privately(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::CreateKnight(_)
-            | Command::Knight { .. }
-            | Command::Honor { .. }
-            | Command::Roll { .. }
-            | Command::Ledger { .. }
-            | Command::Standings { .. }
-            | Command::Fight { .. }
-            | Command::Fights { .. }
-            | Command::Help { .. }
-            | Command::Odds { .. }
-            | Command::Tournament
-            | Command::Bracket
-            | Command::Link { .. }
-            | Command::Unlink
-    )
+    crate::games::privacy(command).by_message
 }
 
 /// The answers to one line of chat, each with its target: the hub's, the channel's lines where
@@ -557,12 +540,8 @@ pub async fn answer(hub: &Hub, prefixes: &[char], realm: &str, said: &Said) -> V
 
 /// A private `!psi SKILL [#CHANNEL]`: the declaration, and the channel named, if any.
 fn private_psi<'a>(text: &'a str, prefixes: &[char]) -> Option<(&'a str, Option<&'a str>)> {
-    let is_psi = |t: &str| {
-        matches!(
-            parse(t, prefixes),
-            Some(Ok(Command::Decide(Decision::Psi(_))))
-        )
-    };
+    let is_psi =
+        |t: &str| matches!(parse(t, prefixes), Some(Ok(c)) if crate::games::privacy(&c).secret);
     if is_psi(text) {
         return Some((text, None));
     }

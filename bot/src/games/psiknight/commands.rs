@@ -4,7 +4,8 @@
 //! has always listed them.
 
 use crate::command::*;
-use herald_engine::psiknight::{Decision, Style};
+use crate::games::Privacy;
+use herald_engine::psiknight::{Decision, Monarch, PsiSkill, Skill, Style};
 
 pub(crate) const KNIGHT: ArgSpec = ArgSpec::pos(
     "knight",
@@ -669,5 +670,45 @@ pub fn is_move(spec: &CommandSpec) -> bool {
         ["psi"] | ["bonus"] => false,
         ["joust"] => true,
         _ => spec.group == Group::Decisions,
+    }
+}
+
+/// [`crate::games::GameInfo::privacy`]: a knight's sheet, Honor and ledger work by private
+/// message and reach their asker alone; a new knight, the standings and the tournaments work
+/// by private message too; a psi declaration is a secret (R21), answered to its knight alone
+/// and, by private message, made in the channel where the knight fights.
+pub fn privacy(command: &Command) -> Privacy {
+    match command {
+        Command::Knight { .. } | Command::Honor { .. } | Command::Ledger { .. } => Privacy::ASKER,
+        Command::CreateKnight(_)
+        | Command::Standings { .. }
+        | Command::Tournament
+        | Command::Bracket => Privacy::ANYWHERE,
+        Command::Decide(Decision::Psi(_)) => Privacy {
+            by_message: false,
+            answered_privately: true,
+            secret: true,
+        },
+        _ => Privacy::OPEN,
+    }
+}
+
+/// [`crate::games::GameInfo::choice_label`]: the engine's own titles of skills, psi skills
+/// and monarchs, and the words of `/psi off` and `/standings hp|pp`.
+pub fn choice_label(word: &str) -> Option<String> {
+    if let Ok(s) = word.parse::<Skill>() {
+        return Some(s.title().to_string());
+    }
+    if let Ok(s) = word.parse::<PsiSkill>() {
+        return Some(s.title().to_string());
+    }
+    if let Ok(m) = word.parse::<Monarch>() {
+        return Some(m.full_name().to_string());
+    }
+    match word {
+        "off" => Some("off (disarm)".to_string()),
+        "hp" => Some("Honor".to_string()),
+        "pp" => Some("Prestige".to_string()),
+        _ => None,
     }
 }

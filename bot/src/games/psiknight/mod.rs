@@ -543,7 +543,7 @@ impl Tiltyard {
         }
         lines.extend(ransom);
         let events = std::mem::take(&mut opened.events);
-        self.app.log_events(&events, &plain);
+        log_events(&self.app, &events, &plain);
         if !compact {
             lines.extend(narrate(&events, &styled));
         }
@@ -716,14 +716,14 @@ impl Tiltyard {
         // narrated; the channel hears that one is readied, and nothing of a disarming. A
         // declaration ends nothing and changes no one's turn, so nothing more is said.
         if let Decision::Psi(skill) = decision {
-            self.app.log_events(&events, &f.own.plain);
+            log_events(&self.app, &events, &f.own.plain);
             self.private.extend(narrate(&events, &f.own.styled));
             return Ok(skill
                 .map(|_| readied(&f.own.styled[side.index()]))
                 .into_iter()
                 .collect());
         }
-        self.app.log_events(&events, &f.own.plain);
+        log_events(&self.app, &events, &f.own.plain);
         if compact {
             return self
                 .compact_step(&events, decision, timed_out, end_lines, now)
@@ -989,6 +989,16 @@ impl Tiltyard {
         lines.extend(self.status(now));
         Ok(lines)
     }
+}
+
+/// Writes a joust's events to the `--events` sink, if any, with knights by display name; they
+/// name no game, as they did before there were others.
+fn log_events(app: &App, events: &[herald_engine::psiknight::Event], names: &[String; 2]) {
+    app.write_events(
+        events
+            .iter()
+            .filter_map(|e| serde_json::to_string(&e.named(names)).ok()),
+    );
 }
 
 /// "waiting for Dame Dara (dana) to announce a sweep or not: /sweep, /nosweep, /yield".

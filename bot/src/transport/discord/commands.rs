@@ -14,7 +14,6 @@
 
 use crate::app::App;
 use crate::command::{parse, quote, ArgKind, ArgSpec, Command, CommandSpec, COMMANDS};
-use herald_engine::psiknight::{Monarch, PsiSkill, Skill};
 use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand,
     CreateCommandOption, InteractionContext,
@@ -143,28 +142,14 @@ fn description(text: &str) -> String {
     super::controls::truncate(text.trim(), MAX_DESCRIPTION)
 }
 
-/// The label of a fixed choice: the engine's own title where it has one.
+/// The label of a fixed choice: the game's own where it has one, else the word capitalized.
 fn choice_label(word: &str) -> String {
-    if let Ok(s) = word.parse::<Skill>() {
-        return s.title().to_string();
-    }
-    if let Ok(s) = word.parse::<PsiSkill>() {
-        return s.title().to_string();
-    }
-    if let Ok(m) = word.parse::<Monarch>() {
-        return m.full_name().to_string();
-    }
-    match word {
-        "off" => "off (disarm)".to_string(),
-        "hp" => "Honor".to_string(),
-        "pp" => "Prestige".to_string(),
-        _ => {
-            let mut c = word.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect())
-                .unwrap_or_default()
-        }
-    }
+    crate::games::choice_label(word).unwrap_or_else(|| {
+        let mut c = word.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect())
+            .unwrap_or_default()
+    })
 }
 
 /// The Discord option for one argument.
@@ -374,21 +359,7 @@ pub fn line(name: &str, options: &[CommandDataOption]) -> Result<String, LineErr
 /// `/unlink`, and any mistake in the command.
 pub fn is_private(line: &str) -> bool {
     match parse(line, &['/']) {
-        Some(Ok(
-            Command::Knight { .. }
-            | Command::Honor { .. }
-            | Command::Ledger { .. }
-            | Command::Help { .. }
-            // A link code reaches its asker alone.
-            | Command::Link { .. }
-            | Command::Unlink,
-        )) => true,
-        Some(Ok(
-            Command::Fight { .. }
-            | Command::Fights { .. }
-            | Command::Decide(herald_engine::psiknight::Decision::Psi(_)),
-        )) => true,
-        Some(Ok(_)) => false,
+        Some(Ok(command)) => crate::games::privacy(&command).answered_privately,
         // A game's own command (`/psicombat`, `/defend blank`) is answered in the open, as
         // the core's are: a fight is played in the open.
         Some(Err(_)) | None => game_spec(line).is_none(),
@@ -501,7 +472,7 @@ pub async fn knight_names(app: &App, realm: &str, typed: &str) -> anyhow::Result
 mod tests {
     use super::*;
     use crate::command::{AnySkill, CreateKnight, HalfPoints};
-    use herald_engine::psiknight::{Decision, Style};
+    use herald_engine::psiknight::{Decision, Monarch, PsiSkill, Skill, Style};
     use serde_json::{json, Value};
 
     /// Options as Discord sends them in an interaction.
