@@ -234,12 +234,25 @@ impl<F: Fight, K> Live<F, K> {
 
 /// Replays fight `id` from its setup, seed and logged steps: the fight as it now stands, its
 /// stream positioned after the last roll, and the rolls that disagree with the seed (counted
-/// over the whole fight). The one replay of every game: a restore, `herald verify`, a page.
+/// over the whole fight). The one replay of every game: a restore, `herald verify`, the web's
+/// replay ([`replay_with`]).
 pub fn replay<F: Fight>(
     id: Id,
     setup: F::Setup,
     seed: [u8; 32],
     steps: impl IntoIterator<Item = Result<Step<F::Decision>>>,
+) -> Result<(F, SeededDice, Vec<usize>)> {
+    replay_with(id, setup, seed, steps, |_, _| Ok(()))
+}
+
+/// [`replay`], telling each step as it is replayed: `each` gets the step as logged (the start
+/// first) and the events it made.
+pub fn replay_with<F: Fight>(
+    id: Id,
+    setup: F::Setup,
+    seed: [u8; 32],
+    steps: impl IntoIterator<Item = Result<Step<F::Decision>>>,
+    mut each: impl FnMut(&Step<F::Decision>, Vec<F::Event>) -> Result<()>,
 ) -> Result<(F, SeededDice, Vec<usize>)> {
     let mut rng = SeededDice::new(seed);
     let mut steps = steps.into_iter();
@@ -247,24 +260,23 @@ pub fn replay<F: Fight>(
         .next()
         .ok_or_else(|| anyhow::anyhow!("fight #{id} has no start step"))??;
     let mut mismatches = Vec::new();
-    let mut offset = 0;
-    let count = first.rolls.len();
-    let mut dice = ReplayDice::new(&mut rng, first.rolls);
-    let (mut fight, _) = F::start(setup, &mut dice);
-    mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
-    offset += count;
+    let mut dice = ReplayDice::new(&mut rng, first.rolls.clone());
+    let (mut fight, events) = F::start(setup, &mut dice);
+    mismatches.extend(dice.mismatches.iter().copied());
+    let mut offset = first.rolls.len();
+    each(&first, events)?;
     for (n, step) in steps.enumerate() {
         let step = step?;
         let (Some(side), Some(decision)) = (step.side, step.decision) else {
             anyhow::bail!("fight #{id} step {} has no decision", n + 1);
         };
-        let count = step.rolls.len();
-        let mut dice = ReplayDice::new(&mut rng, step.rolls);
-        fight
+        let mut dice = ReplayDice::new(&mut rng, step.rolls.clone());
+        let events = fight
             .decide(side, decision, &mut dice)
             .map_err(|e| anyhow::anyhow!("fight #{id} step {} no longer replays: {e}", n + 1))?;
         mismatches.extend(dice.mismatches.iter().map(|i| i + offset));
-        offset += count;
+        offset += step.rolls.len();
+        each(&step, events)?;
     }
     Ok((fight, rng, mismatches))
 }

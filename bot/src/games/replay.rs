@@ -10,7 +10,6 @@ use crate::store::history::FightSummary;
 use crate::store::Store;
 use anyhow::Result;
 use futures::future::BoxFuture;
-use herald_engine::game::Fight;
 use serde_json::Value;
 
 /// A fight told again.
@@ -160,30 +159,19 @@ pub fn narrated<G: Game>(
     let sides = sides_of(&game, &refs, challengers)?;
     let names = sides.plain.clone();
     let setup = serde_json::from_value(bout.setup.clone())?;
-    let mut rng = herald_engine::dice::SeededDice::new(bout.seed);
-    let mut steps = bout.steps.iter();
-    let Some(first) = steps.next() else {
-        return Ok(Vec::new());
-    };
-    let mut dice = crate::dice::ReplayDice::new(&mut rng, first.rolls.clone());
-    let (mut fight, events) = G::Fight::start(setup, &mut dice);
-    let tell = |events: &[<G::Fight as Fight>::Event]| -> NarratedStep {
-        (
-            events.iter().map(|e| game.event_json(e, &names)).collect(),
-            game.narrate(events, &sides),
-        )
-    };
-    let mut told = vec![tell(&events)];
-    for step in steps {
-        let step = step.decoded::<<G::Fight as Fight>::Decision>()?;
-        let (Some(side), Some(decision)) = (step.side, step.decision) else {
-            anyhow::bail!("fight #{} has a step without a decision", bout.id);
-        };
-        let mut dice = crate::dice::ReplayDice::new(&mut rng, step.rolls.clone());
-        let events = fight
-            .decide(side, decision, &mut dice)
-            .map_err(|e| anyhow::anyhow!("fight #{} no longer replays: {e}", bout.id))?;
-        told.push(tell(&events));
-    }
+    let mut told = Vec::with_capacity(bout.steps.len());
+    crate::live::replay_with::<G::Fight>(
+        bout.id,
+        setup,
+        bout.seed,
+        bout.steps.iter().map(crate::store::Step::decoded),
+        |_, events| {
+            told.push((
+                events.iter().map(|e| game.event_json(e, &names)).collect(),
+                game.narrate(&events, &sides),
+            ));
+            Ok(())
+        },
+    )?;
     Ok(told)
 }

@@ -8,7 +8,6 @@ use crate::store::history::FightSummary;
 use crate::store::Store;
 use anyhow::Result;
 use futures::future::BoxFuture;
-use herald_engine::dice::SeededDice;
 use herald_engine::psiknight::{Match, PsiSkill, Skill};
 
 /// Fight `f` (a joust of PsiKnight's) replayed from its seed and decisions.
@@ -44,34 +43,27 @@ pub fn replay<'a>(
             );
             rows
         });
-        let mut rng = SeededDice::new(fight.seed);
-        let mut steps = Vec::new();
-        let mut m: Option<Match> = None;
-        for (n, step) in fight.steps.iter().enumerate() {
-            let mut dice = crate::dice::ReplayDice::new(&mut rng, step.rolls.clone());
-            let (events, head) = match (&mut m, step.side, step.decision) {
-                (None, _, _) => {
-                    let (started, events) = Match::start(fight.setup.clone(), &mut dice);
-                    m = Some(started);
-                    (events, "Start".to_string())
-                }
-                (Some(m), Some(side), Some(decision)) => {
-                    let events = m.decide(side, decision, &mut dice).map_err(|e| {
-                        anyhow::anyhow!("fight #{} step {n} no longer replays: {e}", f.id)
-                    })?;
-                    let who = &names[side.index()];
-                    (events, format!("{who}: {decision}"))
-                }
-                _ => anyhow::bail!("fight #{} step {n} has no decision", f.id),
-            };
-            steps.push(ReplayStep {
-                head,
-                // A joust's replay shows its events in words only.
-                events: Vec::new(),
-                lines: narrate(&events, &names),
-                rolls: step.rolls.clone(),
-            });
-        }
+        let mut steps = Vec::with_capacity(fight.steps.len());
+        crate::live::replay_with::<Match>(
+            fight.id,
+            fight.setup.clone(),
+            fight.seed,
+            fight.steps.iter().cloned().map(Ok),
+            |step, events| {
+                let head = match (step.side, step.decision) {
+                    (Some(side), Some(decision)) => format!("{}: {decision}", names[side.index()]),
+                    _ => "Start".to_string(),
+                };
+                steps.push(ReplayStep {
+                    head,
+                    // A joust's replay shows its events in words only.
+                    events: Vec::new(),
+                    lines: narrate(&events, &names),
+                    rolls: step.rolls.clone(),
+                });
+                Ok(())
+            },
+        )?;
         Ok(Replay { sheets, steps })
     })
 }
