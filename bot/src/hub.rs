@@ -268,35 +268,33 @@ impl Hub {
         let mut command = command;
         // Where the tournament is held, when that is another place of the realm.
         let mut held_in: Option<String> = None;
-        if let Command::TournamentSchedule(schedule) = &mut command {
-            if let Some(channel) = &mut schedule.channel {
-                // A channel of another guild (a Discord `<#id>` its gateway listed there) is
-                // that guild's, if the guild is of this realm; else it cannot be named here.
-                let place = self
-                    .app
-                    .place_of_channel(channel)
-                    .unwrap_or_else(|| incoming.realm.clone());
-                if place != incoming.realm {
-                    let (ours, theirs) = (
-                        self.app.config.realm_of(&incoming.realm),
-                        self.app.config.realm_of(&place),
-                    );
-                    if ours != theirs {
-                        return Answer {
-                            lines: vec![format!(
-                                "{channel} is a channel of another realm ({theirs}); name a channel of {ours} with --channel, or schedule it there."
-                            )],
-                            private: Vec::new(),
-                        };
-                    }
-                    held_in = Some(place.clone());
+        if let Some(channel) = command.held_in_mut() {
+            // A channel of another guild (a Discord `<#id>` its gateway listed there) is
+            // that guild's, if the guild is of this realm; else it cannot be named here.
+            let place = self
+                .app
+                .place_of_channel(channel)
+                .unwrap_or_else(|| incoming.realm.clone());
+            if place != incoming.realm {
+                let (ours, theirs) = (
+                    self.app.config.realm_of(&incoming.realm),
+                    self.app.config.realm_of(&place),
+                );
+                if ours != theirs {
+                    return Answer {
+                        lines: vec![format!(
+                            "{channel} is a channel of another realm ({theirs}); name a channel of {ours} with --channel, or schedule it there."
+                        )],
+                        private: Vec::new(),
+                    };
                 }
-                // A channel named on a joined network is that network's, as the books name it.
-                *channel = self.app.book_channel(&place, channel);
-                self.app.store.locate(realm_id, channel, &place);
+                held_in = Some(place.clone());
             }
+            // A channel named on a joined network is that network's, as the books name it.
+            *channel = self.app.book_channel(&place, channel);
+            self.app.store.locate(realm_id, channel, &place);
         }
-        let scheduled = matches!(command, Command::TournamentSchedule(_));
+        let scheduled = command.schedules();
         let (reply, answer) = oneshot::channel();
         let msg = Msg::Command {
             user,

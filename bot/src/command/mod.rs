@@ -616,6 +616,21 @@ impl Command {
         }
     }
 
+    /// The channel a command names to hold what it sets up there (`/tournament schedule ...
+    /// --channel #c`), which the hub places in the realm's books; `None` for the rest.
+    pub fn held_in_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Command::TournamentSchedule(s) => s.channel.as_mut(),
+            _ => None,
+        }
+    }
+
+    /// Whether the command schedules what channels load from the books (a tournament), after
+    /// which the hub has them load it anew.
+    pub fn schedules(&self) -> bool {
+        matches!(self, Command::TournamentSchedule(_))
+    }
+
     /// The command's table entry.
     pub fn spec(&self) -> Option<&'static CommandSpec> {
         find_spec(self.name())
