@@ -260,3 +260,64 @@ async fn an_import_claims_the_fighters_of_its_open_fights_again() {
         [("knight".to_string(), 1), ("knight".to_string(), 1)]
     );
 }
+
+/// A tournament's match whose knight another process holds in a fight waits for it, as for a
+/// fight of its own process, and starts when that fight is over; it is not an error.
+#[tokio::test]
+async fn a_tournament_match_waits_for_a_knight_fighting_in_another_process() {
+    for backend in backends().await {
+        let which = backend.name();
+        let config = "[permissions]\nmoderators = [\"mod\"]\n";
+        let hub = |seed| {
+            let config: Config = toml::from_str(config).expect("the test configuration parses");
+            let backend = &backend;
+            async move {
+                let app = Arc::new(App::new(backend.store().await, config, Some(seed)).unwrap());
+                Hub::manual(app, Arc::new(Clock::manual(at())), vec!['/', '!'])
+            }
+        };
+        let (one, two) = (hub(7).await, hub(8).await);
+        for (nick, name, top, monarch) in [
+            ("ash", "Ash", "lance,shield,ride", "llewellyn"),
+            ("brim", "Brim", "observe,dodge,sword", "seonaid"),
+            ("cai", "Cai", "lance,shield,ride", "llewellyn"),
+        ] {
+            let line =
+                format!("/knight create {name} --top {top} --psi cpk:40 --monarch {monarch}");
+            say(&one, "#t", nick, &line).await;
+        }
+        // Ash fights Cai in the other process.
+        say(&two, "#b", "ash", "/joust cai").await;
+        let a = say(&two, "#b", "cai", "/accept").await;
+        assert!(joined(&a).contains("Fight #"), "{which}: {a:?}");
+        for (user, line) in [
+            ("mod", "/tournament schedule Yule in 1h"),
+            ("ash", "/enter"),
+            ("brim", "/enter"),
+        ] {
+            let a = say(&one, "#t", user, line).await;
+            assert!(!a.lines.is_empty(), "{which}: {line}: {a:?}");
+        }
+        let started = say(&one, "#t", "mod", "/tournament start").await;
+        let text = joined(&started);
+        assert!(
+            text.contains("The next match waits for Sir Ash, who is still fighting in #b."),
+            "{which}: {started:?}"
+        );
+        assert!(!text.contains("could not write"), "{which}: {started:?}");
+        // Still fighting a minute on: the wait is not said again.
+        let again = one.advance(at() + chrono::Duration::seconds(61)).await;
+        assert!(
+            again.iter().all(|o| !o.text.contains("Fight #")),
+            "{which}: {again:?}"
+        );
+        end_fight(&two, "#b", ["ash", "cai"]).await;
+        let rode = one.advance(at() + chrono::Duration::seconds(122)).await;
+        let said: Vec<&str> = rode.iter().map(|o| o.text.as_str()).collect();
+        assert!(
+            said.iter()
+                .any(|t| t.starts_with("Fight #") && t.contains("a Lists match of Yule")),
+            "{which}: {said:?}"
+        );
+    }
+}

@@ -796,26 +796,16 @@ impl Tiltyard {
         }
         for k in &knights {
             if let Some(c) = self.app.fighting_in(k.id).filter(|c| *c != self.channel) {
-                let first = self.held[r].retry_at.is_none();
-                let secs = self.app.config.tournaments.match_retry_secs.max(1);
-                self.held[r].retry_at = Some(now + Duration::seconds(secs.min(86_400) as i64));
-                return Ok(Ride::Waiting(if first {
-                    vec![format!(
-                        "The next match waits for {}, who is still fighting in {c}.",
-                        k.styled()
-                    )]
-                } else {
-                    Vec::new()
-                }));
+                return Ok(self.wait_for(r, &k.styled(), &c, now));
             }
         }
         if let Err((_, other)) = self.app.claim(&pair, &self.channel) {
-            let secs = self.app.config.tournaments.match_retry_secs.max(1);
-            self.held[r].retry_at = Some(now + Duration::seconds(secs.min(86_400) as i64));
+            self.retry_later(r, now);
             return Ok(Ride::Waiting(vec![format!(
                 "The next match waits: a knight is still fighting in {other}."
             )]));
         }
+        let names = [knights[0].styled(), knights[1].styled()];
         self.held[r].retry_at = None;
         let held = &self.held[r];
         let run = held.run.as_ref();
@@ -854,9 +844,42 @@ impl Tiltyard {
             Ok(lines) => Ok(Ride::Started(lines)),
             Err(e) => {
                 self.app.release(&pair);
-                Err(e)
+                // A knight the books hold in a fight another process started: the match
+                // waits for it, as for a fight of this process.
+                match e.downcast_ref::<crate::store::engaged::Engaged>() {
+                    Some(busy) => {
+                        let who = if busy.fighter == pair[0] {
+                            &names[0]
+                        } else {
+                            &names[1]
+                        };
+                        let channel = busy.channel.clone();
+                        Ok(self.wait_for(r, who, &channel, now))
+                    }
+                    None => Err(e),
+                }
             }
         }
+    }
+
+    /// The next match of tournament `r` waits for knight `who`, still fighting in `channel`:
+    /// said once, tried again [`crate::config::TournamentConfig::match_retry_secs`] later.
+    fn wait_for(&mut self, r: usize, who: &str, channel: &str, now: DateTime<Utc>) -> Ride {
+        let first = self.held[r].retry_at.is_none();
+        self.retry_later(r, now);
+        Ride::Waiting(if first {
+            vec![format!(
+                "The next match waits for {who}, who is still fighting in {channel}."
+            )]
+        } else {
+            Vec::new()
+        })
+    }
+
+    /// Tries tournament `r`'s next match again after the configured wait.
+    fn retry_later(&mut self, r: usize, now: DateTime<Utc>) {
+        let secs = self.app.config.tournaments.match_retry_secs.max(1);
+        self.held[r].retry_at = Some(now + Duration::seconds(secs.min(86_400) as i64));
     }
 
     /// A match or pass that cannot be ridden: the knight who cannot ride loses it without a die
