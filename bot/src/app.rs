@@ -282,14 +282,17 @@ impl App {
             .to_string()
     }
 
-    /// The calendar day (YYYY-MM-DD) of `at` in `[realm]`'s time zone (R25).
-    pub fn day(&self, at: DateTime<Utc>) -> String {
-        at.with_timezone(&self.tz).format("%Y-%m-%d").to_string()
-    }
-
-    /// The calendar month (YYYY-MM) of `at` in `[realm]`'s time zone (R25).
-    pub fn month(&self, at: DateTime<Utc>) -> String {
-        at.with_timezone(&self.tz).format("%Y-%m").to_string()
+    /// The configuration as realm `realm` reads it: its `[realms.NAME]` settings as `[realm]`'s,
+    /// for a game made for one realm's table (its timeouts).
+    pub fn config_of(&self, realm: Id) -> std::borrow::Cow<'_, Config> {
+        match self.named(realm) {
+            Some(r) => {
+                let mut config = self.config.clone();
+                config.realm = r.settings.clone();
+                std::borrow::Cow::Owned(config)
+            }
+            None => std::borrow::Cow::Borrowed(&self.config),
+        }
     }
 
     /// Marks knights as fighting in `channel`; refuses (returning the channel) if one already is.

@@ -36,12 +36,12 @@ pub async fn handle(
     }
 }
 
-/// A time of the books in the realm's time zone, to the minute.
-fn when(app: &App, at: &str) -> String {
+/// A time of the books in realm `realm`'s time zone, to the minute.
+fn when(app: &App, realm: Id, at: &str) -> String {
     match DateTime::parse_from_rfc3339(at) {
         Ok(t) => t
             .with_timezone(&Utc)
-            .with_timezone(&app.tz)
+            .with_timezone(&app.tz_of(realm))
             .format("%Y-%m-%d %H:%M")
             .to_string(),
         Err(_) => at.to_string(),
@@ -85,8 +85,12 @@ async fn fight(app: &App, realm: Id, id: Id) -> Result<Lines> {
     let [a, b] = &f.fighters;
     let [pa, pb] = &f.players;
     let span = match &f.ended_at {
-        Some(end) => format!("{} to {}", when(app, &f.started_at), when(app, end)),
-        None => format!("since {}", when(app, &f.started_at)),
+        Some(end) => format!(
+            "{} to {}",
+            when(app, realm, &f.started_at),
+            when(app, realm, end)
+        ),
+        None => format!("since {}", when(app, realm, &f.started_at)),
     };
     let recorded = match (f.kind.as_str(), f.recorded) {
         ("practice", false) => ", not recorded (R26)",
@@ -243,7 +247,7 @@ async fn fights(
         lines.push(format!(
             "#{} {} {}: {a} vs {b}, {}.",
             f.id,
-            when(app, &f.started_at),
+            when(app, realm, &f.started_at),
             kind(f),
             result(f)
         ));

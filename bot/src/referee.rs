@@ -100,7 +100,7 @@ pub type Open = Box<dyn std::any::Any + Send>;
 
 /// A table for `G` in a channel.
 pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn Table>> {
-    let game = G::new(&app.config)?;
+    let game = G::new(&app.config_of(realm))?;
     Ok(Box::new(Referee::<G> {
         app,
         realm,

@@ -179,7 +179,7 @@ pub async fn knight(
                 return Ok(Ok(Found { knight, note: None }));
             }
             match gone.last() {
-                Some(id) => Ok(Err(gone_miss(app, typed, *id).await?)),
+                Some(id) => Ok(Err(gone_miss(app, realm, typed, *id).await?)),
                 None => Ok(Err(Miss::Nobody(typed.to_string()))),
             }
         }
@@ -196,7 +196,7 @@ pub async fn knight(
 }
 
 /// The miss for a knight who is gone, with the realm day they left.
-async fn gone_miss(app: &App, typed: &str, id: Id) -> Result<Miss> {
+async fn gone_miss(app: &App, realm: Id, typed: &str, id: Id) -> Result<Miss> {
     let Some(knight) = app.store.knight(id).await? else {
         return Ok(Miss::Nobody(typed.to_string()));
     };
@@ -209,7 +209,7 @@ async fn gone_miss(app: &App, typed: &str, id: Id) -> Result<Miss> {
     };
     let day = at
         .and_then(|at| DateTime::parse_from_rfc3339(&at).ok())
-        .map(|t| app.day(t.with_timezone(&Utc)));
+        .map(|t| app.day_in(realm, t.with_timezone(&Utc)));
     Ok(Miss::Gone {
         typed: typed.to_string(),
         knight: Box::new(knight),
@@ -223,7 +223,7 @@ async fn gone_miss(app: &App, typed: &str, id: Id) -> Result<Miss> {
 pub async fn gone_named(app: &App, realm: Id, name: &str) -> Result<Option<Miss>> {
     let (_, gone) = by_name(app, realm, name).await?;
     match gone.last() {
-        Some(id) => Ok(Some(gone_miss(app, name, *id).await?)),
+        Some(id) => Ok(Some(gone_miss(app, realm, name, *id).await?)),
         None => Ok(None),
     }
 }

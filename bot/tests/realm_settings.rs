@@ -128,6 +128,26 @@ async fn each_realm_counts_its_days_and_challenges_by_its_own_settings() {
         let a = say(&hub, place, "warden", &line).await;
         assert!(a.lines.join(" ").contains(zone), "{place}: {a:?}");
     }
+    // The books' times are told in each realm's zone: `/fights` the first fight's start
+    // (14:30 UTC), `/ledger` the day of the second's award (15:30 UTC: 2 December in Tokyo).
+    let told = |a: &Answer| [a.lines.clone(), a.private.clone()].concat().join(" ");
+    for (place, name, first, day) in [
+        ("tokyo", "ASH", "2026-12-01 23:30", "2026-12-02"),
+        ("hawaii", "CAI", "2026-12-01 04:30", "2026-12-01"),
+    ] {
+        let fights = say(&hub, place, "warden", &format!("/fights {name}")).await;
+        assert!(told(&fights).contains(first), "{place}: {fights:?}");
+        let (a, b) = if place == "tokyo" {
+            ("ASH", "BRIM")
+        } else {
+            ("CAI", "DUN")
+        };
+        let mut ledgers = String::new();
+        for knight in [a, b] {
+            ledgers += &told(&say(&hub, place, "warden", &format!("/ledger {knight}")).await);
+        }
+        assert!(ledgers.contains(&format!(" {day} ")), "{place}: {ledgers}");
+    }
 }
 
 #[test]

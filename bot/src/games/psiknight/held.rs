@@ -688,7 +688,7 @@ impl Tiltyard {
             let Some(k) = self.app.store.knight(id).await? else {
                 continue;
             };
-            if let Some(why) = chat::unable(&self.app, &k, now).await? {
+            if let Some(why) = chat::unable(&self.app, self.realm, &k, now).await? {
                 lines.push(format!("{why} {} does not ride in {}.", k.styled(), t.name));
                 continue;
             }
@@ -783,7 +783,7 @@ impl Tiltyard {
         let mut unable = Vec::new();
         let mut why = Vec::new();
         for k in &knights {
-            if let Some(reason) = chat::unable(&self.app, k, now).await? {
+            if let Some(reason) = chat::unable(&self.app, self.realm, k, now).await? {
                 unable.push(k.id);
                 why.push(reason);
             }
@@ -1562,7 +1562,7 @@ impl Tiltyard {
                     )]);
                 };
                 // R136: a major injury keeps a knight out of every fight that day.
-                if let Some(why) = chat::unable(&self.app, &k, now).await? {
+                if let Some(why) = chat::unable(&self.app, self.realm, &k, now).await? {
                     return Ok(vec![why]);
                 }
                 if let Some(c) = self.app.fighting_in(k.id).filter(|c| *c != self.channel) {

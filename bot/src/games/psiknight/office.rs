@@ -84,7 +84,7 @@ pub async fn handle(
         realm,
         user,
         now,
-        month: app.month(now),
+        month: app.month_in(realm, now),
         command: command_word(&command),
         notes: std::sync::Mutex::new(Vec::new()),
         asking: command.clone(),
@@ -441,7 +441,7 @@ async fn grant(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
         Ok(pair) => pair,
         Err(line) => return Ok(vec![line]),
     };
-    let secs = ctx.app.config.realm.challenge_timeout_secs;
+    let secs = ctx.app.settings(ctx.realm).challenge_timeout_secs;
     let result = ctx
         .app
         .store
@@ -469,10 +469,11 @@ async fn grant(ctx: &Ctx<'_>, name: &str) -> Result<Lines> {
 /// dropped from the books on the way (R172).
 async fn live_grants(
     app: &App,
+    realm: Id,
     me: Id,
     now: DateTime<Utc>,
 ) -> Result<(Vec<GrantOffer>, Vec<GrantOffer>, Vec<GrantOffer>)> {
-    let since = grant_cutoff(app, now);
+    let since = grant_cutoff(app, realm, now);
     let (mut to, mut from, mut lapsed) = (Vec::new(), Vec::new(), Vec::new());
     for g in app.store.grant_offers(me).await? {
         if g.at < since {
@@ -488,8 +489,11 @@ async fn live_grants(
 }
 
 /// Offers of a grant made before this moment have lapsed unanswered (R172).
-fn grant_cutoff(app: &App, now: DateTime<Utc>) -> DateTime<Utc> {
-    let secs = app.config.realm.challenge_timeout_secs.min(i64::MAX as u64) as i64;
+fn grant_cutoff(app: &App, realm: Id, now: DateTime<Utc>) -> DateTime<Utc> {
+    let secs = app
+        .settings(realm)
+        .challenge_timeout_secs
+        .min(i64::MAX as u64) as i64;
     now - chrono::Duration::seconds(secs)
 }
 
@@ -510,7 +514,7 @@ fn list_grants(v: &View, grants: &[GrantOffer], incoming: bool) -> String {
 
 /// `/accept` of the one grant of lands offered to `me` (R172).
 async fn accept_grant(ctx: &Ctx<'_>, g: GrantOffer) -> Result<Lines> {
-    let since = grant_cutoff(ctx.app, ctx.now);
+    let since = grant_cutoff(ctx.app, ctx.realm, ctx.now);
     let result = ctx
         .app
         .store
@@ -714,7 +718,7 @@ pub async fn accept(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Res
         realm,
         user,
         now,
-        month: app.month(now),
+        month: app.month_in(realm, now),
         command: "/accept",
         notes: std::sync::Mutex::new(Vec::new()),
         asking: Command::Accept,
@@ -723,7 +727,7 @@ pub async fn accept(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Res
     let Some(me) = app.store.knight_of(realm, user).await? else {
         return Ok(None);
     };
-    let (grants, _, lapsed) = live_grants(app, me.id, now).await?;
+    let (grants, _, lapsed) = live_grants(app, realm, me.id, now).await?;
     let view = app.store.books_view(realm).await?;
     let (to, _) = offers_of(&view, me.id);
     match (to.as_slice(), grants.as_slice()) {
@@ -733,7 +737,7 @@ pub async fn accept(app: &App, realm: Id, user: &str, now: DateTime<Utc>) -> Res
                 "The grant of lands that {} offered {} lapsed unanswered after {}s (R172); {} may offer it again with /grant.",
                 view.styled(g.lord),
                 view.styled(g.vassal),
-                app.config.realm.challenge_timeout_secs,
+                app.settings(realm).challenge_timeout_secs,
                 view.holding(g.lord).map_or(String::new(), |h| h.name.clone())
             )])),
             None => Ok(None),
@@ -764,7 +768,7 @@ pub async fn decline(
     let Some(me) = app.store.knight_of(realm, user).await? else {
         return Ok(None);
     };
-    let month = app.month(now);
+    let month = app.month_in(realm, now);
     let doer = Doer {
         realm,
         user,
@@ -773,7 +777,7 @@ pub async fn decline(
         at: now,
         month: &month,
     };
-    let (grants_to, grants_from, _) = live_grants(app, me.id, now).await?;
+    let (grants_to, grants_from, _) = live_grants(app, realm, me.id, now).await?;
     let view = app.store.books_view(realm).await?;
     let (to, from) = offers_of(&view, me.id);
     // R172: a grant of lands is declined, or withdrawn, like the offers of R158.
@@ -1348,7 +1352,7 @@ pub async fn capture_after_fight(
     if !app.store.is_ransom_fight(fight).await? {
         return Ok(Vec::new());
     }
-    let month = app.month(now);
+    let month = app.month_in(realm, now);
     let doer = Doer {
         realm,
         user,
@@ -1414,9 +1418,9 @@ fn amounts(hp: i64, pp: i64) -> String {
     }
 }
 
-fn ledger_line(app: &App, row: &LedgerRow) -> String {
+fn ledger_line(app: &App, realm: Id, row: &LedgerRow) -> String {
     let day = DateTime::parse_from_rfc3339(&row.at)
-        .map(|t| app.day(t.with_timezone(&Utc)))
+        .map(|t| app.day_in(realm, t.with_timezone(&Utc)))
         .unwrap_or_else(|_| row.month.clone());
     let mut line = format!(
         "#{} {day} {}: {}",
@@ -1522,7 +1526,7 @@ async fn ledger(
         rows.iter()
             .skip(skip)
             .take(LEDGER_LINES)
-            .map(|r| ledger_line(ctx.app, r)),
+            .map(|r| ledger_line(ctx.app, ctx.realm, r)),
     );
     let earlier = rows.len().saturating_sub(skip + LEDGER_LINES);
     if earlier > 0 {

@@ -61,7 +61,10 @@ pub async fn knight_standing(
     now: DateTime<Utc>,
 ) -> Result<String> {
     let view = app.store.books_view(realm).await?;
-    let injured = app.store.injured_on(knight.id, &app.day(now)).await?;
+    let injured = app
+        .store
+        .injured_on(knight.id, &app.day_in(realm, now))
+        .await?;
     Ok(standing(&view.realm, knight.id, injured))
 }
 

@@ -635,11 +635,16 @@ pub fn award_lines(
 
 /// Whether a knight can ride now; the reason if not (retired, R155; a major injury today, R12;
 /// captivity, R33).
-pub async fn unable(app: &App, k: &KnightRecord, now: DateTime<Utc>) -> Result<Option<String>> {
+pub async fn unable(
+    app: &App,
+    realm: Id,
+    k: &KnightRecord,
+    now: DateTime<Utc>,
+) -> Result<Option<String>> {
     if app.store.is_retired(k.id).await? {
         return Ok(Some(format!("{} has retired.", k.styled())));
     }
-    if app.store.injured_on(k.id, &app.day(now)).await? {
+    if app.store.injured_on(k.id, &app.day_in(realm, now)).await? {
         return Ok(Some(format!(
             "{} is out with a major injury for the rest of the day (R12).",
             k.styled()
