@@ -96,6 +96,15 @@ impl Db {
         }
     }
 
+    /// Resolves once the pool is closed ([`sqlx::Pool::close`]): a connection kept must then be
+    /// given back, or the close waits for it forever.
+    pub fn close_event(&self) -> sqlx::pool::CloseEvent {
+        match self {
+            Db::Sqlite(p) => p.close_event(),
+            Db::Postgres(p) => p.close_event(),
+        }
+    }
+
     /// A connection of the pool, to keep.
     pub async fn acquire(&self) -> Result<Conn, sqlx::Error> {
         Ok(match self {

@@ -602,7 +602,19 @@ async fn book_writer(
     let mut commits = 0;
     // Fights ended since the sums were last folded in ([`sums::FOLD_ENDS`]).
     let mut unfolded = 0;
-    while let Some(first) = rx.recv().await {
+    let mut closing = pool.close_event();
+    loop {
+        let first = tokio::select! {
+            w = rx.recv() => match w {
+                Some(w) => w,
+                None => break,
+            },
+            // The pool is closing: the connection kept goes back, so that the close can end.
+            () = &mut closing, if held.is_some() => {
+                held = None;
+                continue;
+            }
+        };
         let mut batch = vec![first];
         while batch.len() < STEP_BATCH {
             match rx.try_recv() {
