@@ -5,7 +5,7 @@
 //! failed write puts the fight back as it was. Herald decides at once for a non-player
 //! character, with the game's default policy, unless a moderator gives its decision (`/as`).
 
-use crate::app::App;
+use crate::app::{App, Rights};
 use crate::command::{parse_in, Command, GameCommand};
 use crate::dice::FightDice;
 use crate::games::{AsOf, Game, Meaning, Sides};
@@ -33,10 +33,12 @@ pub trait Table: Send + Sync {
     fn has_fight(&self) -> bool;
     /// When [`Table::on_deadline`] is next due.
     fn next_deadline(&self) -> Option<DateTime<Utc>>;
-    /// Handles a command of the channel's game; `None` when it is not one this table answers.
+    /// Handles a command of the channel's game, said by `user` with the platform's `rights`
+    /// (a moderator by Discord's roles); `None` when it is not one this table answers.
     fn handle<'a>(
         &'a mut self,
         user: &'a str,
+        rights: Rights,
         command: &'a Command,
         now: DateTime<Utc>,
     ) -> BoxFuture<'a, Result<Option<Lines>>>;
@@ -110,6 +112,7 @@ pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn
         fight: None,
         lapses: Vec::new(),
         retry: Retry::default(),
+        rights: Rights::default(),
     }))
 }
 
@@ -143,6 +146,8 @@ struct Referee<G: Game> {
     lapses: Vec<(Id, DateTime<Utc>)>,
     /// A deadline's write that failed, retried.
     retry: Retry,
+    /// The platform's rights of the speaker of the command being answered.
+    rights: Rights,
 }
 
 type Decision<G> = <<G as Game>::Fight as Fight>::Decision;
@@ -167,10 +172,12 @@ impl<G: Game> Table for Referee<G> {
     fn handle<'a>(
         &'a mut self,
         user: &'a str,
+        rights: Rights,
         command: &'a Command,
         now: DateTime<Utc>,
     ) -> BoxFuture<'a, Result<Option<Lines>>> {
         Box::pin(async move {
+            self.rights = rights;
             let answered = self.dispatch(user, command, now).await;
             self.retry.answered(answered.is_ok());
             answered
@@ -487,7 +494,8 @@ impl<G: Game> Referee<G> {
         if let Some(why) = self.game.cannot_challenge(&mine)? {
             return Ok(vec![why]);
         }
-        let moderator = self.app.permissions(self.realm).is_moderator(user);
+        let moderator =
+            self.rights.moderator || self.app.permissions(self.realm).is_moderator(user);
         let mut fighters = vec![mine];
         for (i, name) in allies.iter().chain(foes).enumerate() {
             let Some(c) = self.find(name, now).await? else {

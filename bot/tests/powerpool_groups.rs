@@ -617,3 +617,47 @@ async fn herald_simulate_fights_groups() {
         "{text}"
     );
 }
+
+// A moderator by Discord's roles (the platform's rights, not the configuration's names) names
+// an NPC as an ally as a configured one does; a player without those rights still may not.
+#[tokio::test]
+async fn a_moderator_by_role_names_an_npc_ally() {
+    use herald_bot::app::{App, Rights};
+    use herald_bot::clock::Clock;
+    use herald_bot::hub::{Hub, Incoming};
+    use std::sync::Arc;
+    let books = Books::new();
+    let setup =
+        format!("{FIVE}[#minds] mod: /npc create Golem --kind psionicist --hd 2 --attack stab\n");
+    let run = run_with(&books.path(), CONFIG, &setup).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    let config = toml::from_str(CONFIG).unwrap();
+    let app = Arc::new(App::new(books.store().await, config, Some(7)).unwrap());
+    let at = "2026-12-01T10:05:00Z".parse().unwrap();
+    let hub = Hub::manual(app, Arc::new(Clock::manual(at)), vec!['/']);
+    let say = |user: &str, moderator: bool| {
+        let incoming = Incoming {
+            realm: "local".into(),
+            channel: "#minds".into(),
+            user: user.into(),
+            text: "/psicombat bo --with Golem".into(),
+        };
+        let hub = &hub;
+        async move {
+            hub.answer(&incoming, Rights { moderator })
+                .await
+                .lines
+                .join(" ")
+        }
+    };
+    let refused = say("eve", false).await;
+    assert!(
+        refused.contains("Golem is a non-player character: only a moderator names one as an ally."),
+        "{refused}"
+    );
+    let challenged = say("eve", true).await;
+    assert!(
+        challenged.contains("Eve and Golem") && !challenged.contains("only a moderator"),
+        "{challenged}"
+    );
+}

@@ -225,7 +225,7 @@ impl Session {
             Command::Narration { mode } => {
                 Box::pin(self.set_narration(user, rights, mode.as_deref(), now)).await
             }
-            _ => self.dispatch(user, command, now).await,
+            _ => self.dispatch(user, rights, command, now).await,
         };
         match answered {
             Ok(lines) => lines,
@@ -239,12 +239,13 @@ impl Session {
     async fn dispatch(
         &mut self,
         user: &str,
+        rights: Rights,
         command: Command,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
         let channel = self.channel.clone();
         let table = self.table().await?;
-        if let Some(lines) = table.handle(user, &command, now).await? {
+        if let Some(lines) = table.handle(user, rights, &command, now).await? {
             return Ok(lines);
         }
         let game = self.game().await?;

@@ -190,6 +190,7 @@ impl Table for Tiltyard {
     fn handle<'a>(
         &'a mut self,
         user: &'a str,
+        _rights: crate::app::Rights,
         command: &'a Command,
         now: DateTime<Utc>,
     ) -> BoxFuture<'a, Result<Option<Lines>>> {
