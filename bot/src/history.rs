@@ -4,6 +4,7 @@
 
 use crate::app::App;
 use crate::command::Command;
+use crate::reply::and_list;
 use crate::reply::Lines;
 use crate::store::history::FightSummary;
 use crate::store::Id;
@@ -84,6 +85,37 @@ async fn fight(app: &App, realm: Id, id: Id) -> Result<Lines> {
     };
     let [a, b] = &f.fighters;
     let [pa, pb] = &f.players;
+    // A group fight names every creature of each side, and its winning side whole.
+    let sides = app.store.fight_sides(f.id).await?;
+    let (who, won) = if sides[0].is_empty() {
+        (format!("{a} ({pa}) vs {b} ({pb})"), result(&f))
+    } else {
+        let named = |side: &[(String, String)]| {
+            and_list(
+                &side
+                    .iter()
+                    .map(|(name, player)| format!("{name} ({player})"))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let winners = f
+            .winner
+            .as_ref()
+            .and_then(|w| {
+                sides
+                    .iter()
+                    .find(|s| s.first().is_some_and(|(n, _)| n == w))
+            })
+            .map(|s| and_list(&s.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()));
+        let won = match winners {
+            Some(w) => result(&FightSummary {
+                winner: Some(w),
+                ..f.clone()
+            }),
+            None => result(&f),
+        };
+        (format!("{} vs {}", named(&sides[0]), named(&sides[1])), won)
+    };
     let span = match &f.ended_at {
         Some(end) => format!(
             "{} to {}",
@@ -98,12 +130,12 @@ async fn fight(app: &App, realm: Id, id: Id) -> Result<Lines> {
     };
     let mut lines = vec![
         format!(
-            "Fight #{} ({}{recorded}, {}): {a} ({pa}) vs {b} ({pb}), {span}.",
+            "Fight #{} ({}{recorded}, {}): {who}, {span}.",
             f.id,
             kind(&f),
             f.channel
         ),
-        format!("Result: {}.", result(&f)),
+        format!("Result: {won}."),
     ];
     if f.ended_at.is_some() {
         let awards = app.store.fight_awards(f.id).await?;

@@ -10,6 +10,7 @@ use crate::command::{parse_in, Command, GameCommand};
 use crate::dice::FightDice;
 use crate::games::{AsOf, Game, Meaning, Sides};
 use crate::live::{self, Live, Retry};
+use crate::reply::and_list;
 use crate::store::games::{
     BoutEnd, BoutMember, Character, CharacterError, MemberEnd, NewBout, OpenBout, Record,
 };
@@ -1794,15 +1795,6 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
             ),
         )
     })
-}
-
-/// "a, b and c".
-fn and_list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
 }
 
 /// A group fight's creatures for the books (`fight_members`); none for a duel.

@@ -22,3 +22,12 @@ pub fn points(halves: i64) -> String {
         format!("{sign}{}.5", abs / 2)
     }
 }
+
+/// "a, b and c".
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}

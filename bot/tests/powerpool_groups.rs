@@ -661,3 +661,26 @@ async fn a_moderator_by_role_names_an_npc_ally() {
         "{challenged}"
     );
 }
+
+// `/fight N` of a group fight names every creature of each side with its player, and the
+// winning side whole, not the two leads alone.
+#[tokio::test]
+async fn a_group_fights_summary_names_every_member() {
+    let books = Books::new();
+    let transcript = "\
+@clock 2026-12-01T10:00:00Z
+[#minds] ann: /creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra
+[#minds] cai: /creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm
+[#minds] bo: /creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank
+[#minds] ann: /psicombat bo --with cai
+[#minds] bo: /accept
+@dice 10 15 5
+[#minds] cai: /accept
+[#minds] bo: /yield
+[#minds] cai: /fight 1
+";
+    let run = run_with(&books.path(), CONFIG, transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    run.expect("Fight #1 (Power Pools bout, #minds): Ash (ann) and Cai (cai) vs Brim (bo), 2026-12-01 10:00 to 2026-12-01 10:00.")
+        .expect("Result: Ash and Cai won (yield).");
+}

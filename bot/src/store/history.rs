@@ -101,6 +101,24 @@ impl Store {
         row.as_ref().map(summary).transpose()
     }
 
+    /// A group fight's sides, each its creatures' names and players in listing order; both
+    /// empty for a duel, whose two the summary names.
+    pub async fn fight_sides(&self, id: Id) -> Result<[Vec<(String, String)>; 2]> {
+        let rows = db::query(
+            "SELECT m.side, c.name, m.player FROM fight_members m \
+             JOIN characters c ON c.id = m.character_id WHERE m.fight_id = ? ORDER BY m.seat",
+        )
+        .bind(id)
+        .fetch_all(self.db())
+        .await?;
+        let mut sides = [Vec::new(), Vec::new()];
+        for r in &rows {
+            let side: i64 = r.try_get("side")?;
+            sides[usize::from(side != 0)].push((r.try_get("name")?, r.try_get("player")?));
+        }
+        Ok(sides)
+    }
+
     /// What the ledger holds for a fight, summed by knight, in the order they were first paid.
     pub async fn fight_awards(&self, id: Id) -> Result<Vec<FightAwards>> {
         let rows = db::query(
