@@ -1210,34 +1210,71 @@ impl<G: Game> Referee<G> {
         second: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
+        let usage = if G::MAX_SIDE > 1 {
+            "Usage: /odds NAME[,NAME] [NAME[,NAME]]"
+        } else {
+            "Usage: /odds NAME [NAME]"
+        };
         let missing = |name: &str| {
             format!(
-                "No {} or player named '{}' plays {} here. Usage: /odds NAME [NAME]",
+                "No {} or player named '{}' plays {} here. {usage}",
                 G::CHARACTER,
                 name.trim(),
                 G::NAME
             )
         };
-        let Some(a) = self.find(first, now).await? else {
-            return Ok(vec![missing(first)]);
-        };
-        let b = match second {
-            Some(name) => self.find(name, now).await?,
-            None => self.mine(user, now).await?,
-        };
-        let Some(b) = b else {
-            return Ok(vec![match second {
-                Some(name) => missing(name),
-                None => self.no_character(user),
-            }]);
-        };
-        if a.id == b.id {
-            return Ok(vec![format!(
-                "Name two different {}s. Usage: /odds NAME [NAME]",
-                G::CHARACTER
-            )]);
+        // A side may name several, `Ash,Cai`, in a game of groups (Game::MAX_SIDE); the other
+        // side is the speaker's own character when not named.
+        let mut sides: [Vec<Character>; 2] = Default::default();
+        for (side, names) in [Some(first), second].into_iter().enumerate() {
+            let Some(names) = names else {
+                match self.mine(user, now).await? {
+                    Some(c) => sides[side].push(c),
+                    None => return Ok(vec![self.no_character(user)]),
+                }
+                continue;
+            };
+            for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                match self.find(name, now).await? {
+                    Some(c) => sides[side].push(c),
+                    None => return Ok(vec![missing(name)]),
+                }
+            }
+            if sides[side].is_empty() {
+                return Ok(vec![missing(names)]);
+            }
         }
-        let setup = self.game.setup([&a, &b])?;
+        if let Some(side) = sides.iter().find(|s| s.len() > G::MAX_SIDE) {
+            return Ok(vec![if G::MAX_SIDE == 1 {
+                format!(
+                    "{} is fought one against one: name one {} a side. {usage}",
+                    G::NAME,
+                    G::CHARACTER
+                )
+            } else {
+                format!(
+                    "At most {} a side; {} were named. {usage}",
+                    G::MAX_SIDE,
+                    side.len()
+                )
+            }]);
+        }
+        let all: Vec<&Character> = sides.iter().flatten().collect();
+        if all
+            .iter()
+            .enumerate()
+            .any(|(i, c)| all[..i].iter().any(|d| d.id == c.id))
+        {
+            return Ok(vec![if all.len() == 2 {
+                format!("Name two different {}s. {usage}", G::CHARACTER)
+            } else {
+                format!("Name each {} once. {usage}", G::CHARACTER)
+            }]);
+        }
+        let setup = match all.as_slice() {
+            [a, b] => self.game.setup([a, b])?,
+            _ => self.game.group_setup(&all, sides[0].len())?,
+        };
         let seed = u64::from_le_bytes(self.app.next_seed()[..8].try_into().unwrap_or([0; 8]));
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let odds = tokio::task::spawn_blocking(move || {
@@ -1250,10 +1287,13 @@ impl<G: Game> Referee<G> {
             )
         })
         .await?;
-        Ok(vec![odds.summary(
+        let styled = |side: &[Character]| {
+            and_list(&side.iter().map(|c| self.game.styled(c)).collect::<Vec<_>>())
+        };
+        Ok(vec![odds.summary_of(
             G::NAME,
-            &self.game.styled(&a),
-            &self.game.styled(&b),
+            [&styled(&sides[0]), &styled(&sides[1])],
+            sides.each_ref().map(|s| s.len() > 1),
         )])
     }
 

@@ -236,8 +236,15 @@ impl BoutOdds {
 
     /// One line for chat: wins with their intervals, draws, and how the wins came.
     pub fn summary(&self, game: &str, a_name: &str, b_name: &str) -> String {
+        self.summary_of(game, [a_name, b_name], [false, false])
+    }
+
+    /// [`BoutOdds::summary`] of two sides, either of several creatures (`many`): "Ash and Cai
+    /// win".
+    pub fn summary_of(&self, game: &str, [a_name, b_name]: [&str; 2], many: [bool; 2]) -> String {
+        let [a_wins, b_wins] = many.map(|m| if m { "win" } else { "wins" });
         format!(
-            "{a_name} v {b_name}, {} fights of {game}: {a_name} wins {} ({}), {b_name} wins {} ({}), draws {} (seed {}).",
+            "{a_name} v {b_name}, {} fights of {game}: {a_name} {a_wins} {} ({}), {b_name} {b_wins} {} ({}), draws {} (seed {}).",
             grouped(u64::from(self.fights)),
             self.with_interval(self.wins[0]),
             self.reasons_of(0),
@@ -387,13 +394,7 @@ pub fn matchup<'a, G: Game>(
         };
         // "Ash and Cai" to read; `Ash,Cai` as the command line names them.
         let styled = |side: &[Character]| {
-            let names: Vec<String> = side.iter().map(|c| game.styled(c)).collect();
-            match names.split_last() {
-                Some((last, init)) if !init.is_empty() => {
-                    format!("{} and {last}", init.join(", "))
-                }
-                _ => names.concat(),
-            }
+            crate::reply::and_list(&side.iter().map(|c| game.styled(c)).collect::<Vec<_>>())
         };
         let plain = |side: &[Character]| {
             let names: Vec<&str> = side.iter().map(|c| c.name.as_str()).collect();

@@ -684,3 +684,32 @@ async fn a_group_fights_summary_names_every_member() {
     run.expect("Fight #1 (Power Pools bout, #minds): Ash (ann) and Cai (cai) vs Brim (bo), 2026-12-01 10:00 to 2026-12-01 10:00.")
         .expect("Result: Ash and Cai won (yield).");
 }
+
+// `/odds` of sides of several, as `herald simulate` takes them: the sides named with commas, at
+// most three a side (PC33), each creature once.
+#[tokio::test]
+async fn odds_in_chat_take_sides_of_several() {
+    let books = Books::new();
+    let transcript = format!(
+        "{FIVE}\
+[#minds] ann: /odds Ash,Cai Brim,Eve
+[#minds] eve: /odds Ash,Cai
+[#minds] ann: /odds Ash,Cai,Dun,Eve Brim
+[#minds] ann: /odds Ash,Cai Cai
+[#minds] ann: /odds Ash,Nobody Brim
+"
+    );
+    let run = run_with(&books.path(), CONFIG, &transcript).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    let usage = "Usage: /odds NAME[,NAME] [NAME[,NAME]]";
+    run.expect("Ash and Cai v Brim and Eve, 20,000 fights of Power Pools: Ash and Cai win ")
+        .expect(", Brim and Eve win ")
+        // The other side is the speaker's own.
+        .expect("Ash and Cai v Eve, 20,000 fights of Power Pools: Ash and Cai win ")
+        .expect(", Eve wins ")
+        .expect(&format!("At most 3 a side; 4 were named. {usage}"))
+        .expect(&format!("Name each creature once. {usage}"))
+        .expect(&format!(
+            "No creature or player named 'Nobody' plays Power Pools here. {usage}"
+        ));
+}
