@@ -464,6 +464,29 @@ pub struct GameInfo {
     /// The label of one of its fixed choices (a slash command's option, a menu's entry):
     /// "Clairvoyance" for `clairvoyance`; `None` when the word is its own label.
     pub choice_label: fn(&str) -> Option<String>,
+    /// The menu of a declaration its fighters may make beside their prompts on Discord
+    /// (PsiKnight's psi, R21); `None` for a game without.
+    pub menu: Option<&'static Menu>,
+}
+
+/// A declaration made from a menu under a fighter's prompt on Discord: its command word, what
+/// the menu asks and its choices. A choice made is the line `/WORD CHOICE`; a declaration
+/// changes no one's turn, so the message's buttons stay.
+#[derive(Debug)]
+pub struct Menu {
+    /// The command word: `psi`.
+    pub word: &'static str,
+    /// What the menu asks, after the fighter's name: "arm a psi skill…".
+    pub asks: &'static str,
+    /// The choices, as typed after the word.
+    pub choices: &'static [&'static str],
+    /// A choice's label.
+    pub label: fn(&str) -> String,
+}
+
+/// The menu whose command word is `word`, of whichever game has it.
+pub fn menu(word: &str) -> Option<&'static Menu> {
+    GAMES.iter().filter_map(|g| g.menu).find(|m| m.word == word)
 }
 
 /// How the transports treat a command: where it may be said and who reads its answer.
@@ -595,6 +618,7 @@ pub const PSIKNIGHT: GameInfo = GameInfo {
     own_books: Some(&psiknight::OWN_BOOKS),
     privacy: psiknight::commands::privacy,
     choice_label: psiknight::commands::choice_label,
+    menu: Some(&psiknight::commands::PSI_MENU),
 };
 
 /// The command words every game shares: they mean the same in every channel.
@@ -634,6 +658,7 @@ pub const GAMES: &[GameInfo] = &[
         own_books: None,
         privacy: open,
         choice_label: no_labels,
+        menu: None,
     },
     GameInfo {
         id: pfpduel::PfpDuel::ID,
@@ -651,6 +676,7 @@ pub const GAMES: &[GameInfo] = &[
         own_books: None,
         privacy: open,
         choice_label: no_labels,
+        menu: None,
     },
     GameInfo {
         id: psimorphs::PsiMorphs::ID,
@@ -668,6 +694,7 @@ pub const GAMES: &[GameInfo] = &[
         own_books: None,
         privacy: open,
         choice_label: no_labels,
+        menu: None,
     },
     GameInfo {
         id: powerpool::PowerPool::ID,
@@ -685,6 +712,7 @@ pub const GAMES: &[GameInfo] = &[
         own_books: None,
         privacy: open,
         choice_label: no_labels,
+        menu: None,
     },
 ];
 

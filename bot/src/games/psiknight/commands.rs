@@ -4,7 +4,7 @@
 //! has always listed them.
 
 use crate::command::*;
-use crate::games::Privacy;
+use crate::games::{Menu, Privacy};
 use herald_engine::psiknight::{Decision, Monarch, PsiSkill, Skill, Style};
 
 pub(crate) const KNIGHT: ArgSpec = ArgSpec::pos(
@@ -712,3 +712,15 @@ pub fn choice_label(word: &str) -> Option<String> {
         _ => None,
     }
 }
+
+/// [`crate::games::GameInfo::menu`]: a psi skill armed, or disarmed, from a menu under the
+/// knight's prompt (R21).
+pub static PSI_MENU: Menu = Menu {
+    word: "psi",
+    asks: "arm a psi skill…",
+    choices: PSI_OR_OFF_WORDS,
+    label: |word| {
+        word.parse::<PsiSkill>()
+            .map_or_else(|_| "Disarm psi".to_string(), |s| s.title().to_string())
+    },
+};

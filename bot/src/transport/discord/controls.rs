@@ -8,8 +8,8 @@
 //! the same line (`/sweep`, `/psi cpk`) the player could have typed, and a press by anyone else
 //! is refused before it reaches the session.
 
-use crate::command::{Group, PSI_OR_OFF_WORDS};
-use herald_engine::psiknight::PsiSkill;
+use crate::command::Group;
+use crate::games::Menu;
 use serenity::all::{
     ActionRow, ActionRowComponent, ButtonKind, ButtonStyle, CreateActionRow, CreateButton,
     CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
@@ -17,9 +17,6 @@ use serenity::all::{
 
 /// What every Herald `custom_id` starts with.
 const ID_PREFIX: &str = "herald";
-
-/// The select menu's command word.
-const PSI: &str = "psi";
 
 /// Discord's most action rows on one message.
 const MAX_ROWS: usize = 5;
@@ -93,16 +90,20 @@ fn decision_word(word: &str) -> Option<&'static str> {
     })
 }
 
-/// Whether a prompt offering `words` is one of a game that arms psi: some word of it is a
-/// decision only games with a `/psi` command have (a Tourney `/attack, /yield` is not).
-fn arms_psi(words: &[String]) -> bool {
+/// The declaration menu of the game a prompt offering `words` is one of: some word of it is a
+/// decision only games with that menu have (a Tourney `/attack, /yield` has none, a PsiKnight
+/// `/sweep, /nosweep` the psi menu).
+fn menu_of(words: &[String]) -> Option<&'static Menu> {
     let has = |g: &crate::games::GameInfo, word: &str| {
         (g.commands)().iter().any(|s| s.path.first() == Some(&word))
     };
-    words.iter().any(|w| {
+    words.iter().find_map(|w| {
         let w = w.as_str();
         let mut games = crate::games::GAMES.iter().filter(|g| has(g, w)).peekable();
-        games.peek().is_some() && games.all(|g| has(g, PSI))
+        let menu = games.peek()?.menu?;
+        games
+            .all(|g| g.menu.is_some_and(|m| m.word == menu.word))
+            .then_some(menu)
     })
 }
 
@@ -118,8 +119,9 @@ pub struct Awaited {
     /// The commands they may answer with, in the line's order: a word (`sweep`), or a word
     /// with its arguments (`keep 5 5 maneuver`).
     pub words: Vec<String>,
-    /// Whether psi may be declared now (a fight's prompt, not a challenge).
-    pub psi: bool,
+    /// The declaration its game's menu makes, if it may be made now (a fight's prompt of a
+    /// game with a menu, not a challenge): its command word.
+    pub menu: Option<&'static str>,
 }
 
 /// The user written in a line, bare or as a Discord mention: `123`, `<@123>`, `<@!123>`.
@@ -174,7 +176,7 @@ fn prompt(line: &str) -> Option<Awaited> {
         user: user_of(user)?,
         name: name.to_string(),
         what: what.to_string(),
-        psi: arms_psi(&words),
+        menu: menu_of(&words).map(|m| m.word),
         words,
     })
 }
@@ -194,7 +196,7 @@ fn challenge(line: &str) -> Option<Awaited> {
         name: name.to_string(),
         what: "answer the challenge".into(),
         words: vec!["accept".into(), "decline".into()],
-        psi: false,
+        menu: None,
     })
 }
 
@@ -217,8 +219,8 @@ pub fn awaited_all(line: &str) -> Vec<Awaited> {
 pub enum RowKind {
     /// Buttons: command words with their labels.
     Buttons(Vec<(String, String)>),
-    /// The psi select menu, with its placeholder.
-    Psi(String),
+    /// A declaration's select menu: its command word and its placeholder.
+    Menu(&'static str, String),
 }
 
 /// One action row, for one user.
@@ -242,7 +244,7 @@ pub struct Controls {
 impl Controls {
     /// The controls for the players `waiting` names: their buttons, five a row (several rows
     /// for a prompt with many options, as far as Discord's five rows allow; one row each when
-    /// two players wait), then each fighter's psi menu while rows are left. With two players
+    /// two players wait), then each fighter's declaration menu while rows are left. With two players
     /// waiting, each label names whose it is. When a prompt's options do not all fit, `/yield`
     /// keeps the last place.
     pub fn for_awaited(waiting: &[Awaited]) -> Controls {
@@ -291,13 +293,19 @@ impl Controls {
                 });
             }
         }
-        for a in waiting.iter().filter(|a| a.psi) {
+        for (a, menu) in waiting
+            .iter()
+            .filter_map(|a| Some((a, crate::games::menu(a.menu?)?)))
+        {
             if rows.len() >= MAX_ROWS {
                 break;
             }
             rows.push(Row {
                 user: a.user.clone(),
-                kind: RowKind::Psi(truncate(&format!("{}: arm a psi skill…", a.name), 150)),
+                kind: RowKind::Menu(
+                    menu.word,
+                    truncate(&format!("{}: {}", a.name, menu.asks), 150),
+                ),
                 disabled: false,
             });
         }
@@ -355,13 +363,20 @@ impl Controls {
                         buttons.push((word.to_string(), b.label.clone().unwrap_or_default()));
                     }
                     ActionRowComponent::SelectMenu(m) => {
-                        let Some((u, PSI)) = m.custom_id.as_deref().and_then(parse_custom_id)
+                        let Some((u, menu)) = m
+                            .custom_id
+                            .as_deref()
+                            .and_then(parse_custom_id)
+                            .and_then(|(u, word)| Some((u, crate::games::menu(word)?)))
                         else {
                             continue;
                         };
                         out.push(Row {
                             user: u.to_string(),
-                            kind: RowKind::Psi(m.placeholder.clone().unwrap_or_default()),
+                            kind: RowKind::Menu(
+                                menu.word,
+                                m.placeholder.clone().unwrap_or_default(),
+                            ),
                             disabled: m.disabled,
                         });
                     }
@@ -397,11 +412,11 @@ impl Controls {
                         })
                         .collect(),
                 ),
-                RowKind::Psi(placeholder) => CreateActionRow::SelectMenu(
+                RowKind::Menu(word, placeholder) => CreateActionRow::SelectMenu(
                     CreateSelectMenu::new(
-                        custom_id(&row.user, PSI),
+                        custom_id(&row.user, word),
                         CreateSelectMenuKind::String {
-                            options: psi_options(),
+                            options: menu_options(word),
                         },
                     )
                     .placeholder(placeholder.clone())
@@ -412,17 +427,14 @@ impl Controls {
     }
 }
 
-fn psi_options() -> Vec<CreateSelectMenuOption> {
-    PSI_OR_OFF_WORDS
-        .iter()
-        .map(|w| {
-            let label = match w.parse::<PsiSkill>() {
-                Ok(s) => s.title().to_string(),
-                Err(_) => "Disarm psi".to_string(),
-            };
-            CreateSelectMenuOption::new(label, *w)
-        })
-        .collect()
+/// The options of the menu whose command word is `word`, each with its game's label.
+fn menu_options(word: &str) -> Vec<CreateSelectMenuOption> {
+    crate::games::menu(word).map_or_else(Vec::new, |menu| {
+        menu.choices
+            .iter()
+            .map(|w| CreateSelectMenuOption::new((menu.label)(w), *w))
+            .collect()
+    })
 }
 
 /// Cuts `text` to at most `max` characters, ending with "…" when cut.
@@ -454,7 +466,8 @@ pub enum Press {
     Line {
         /// `/sweep`, `/psi cpk`.
         line: String,
-        /// A psi declaration changes no one's turn, so the message's buttons stay.
+        /// A declaration from a menu (a psi skill armed) changes no one's turn, so the
+        /// message's buttons stay.
         declaration: bool,
     },
     /// Someone else pressed: refuse, naming who is awaited.
@@ -471,9 +484,10 @@ pub fn press(custom_id: &str, values: &[String], presser: &str) -> Press {
     let Some((user, word)) = parse_custom_id(custom_id) else {
         return Press::Unknown;
     };
-    let line = if word == PSI {
+    let menu = crate::games::menu(word);
+    let line = if let Some(menu) = menu {
         match values.first() {
-            Some(v) if PSI_OR_OFF_WORDS.contains(&v.as_str()) => format!("/psi {v}"),
+            Some(v) if menu.choices.contains(&v.as_str()) => format!("/{} {v}", menu.word),
             _ => return Press::Unknown,
         }
     } else if word.len() <= MAX_COMMAND && button_word(word).is_some() {
@@ -488,7 +502,7 @@ pub fn press(custom_id: &str, values: &[String], presser: &str) -> Press {
     }
     Press::Line {
         line,
-        declaration: word == PSI,
+        declaration: menu.is_some(),
     }
 }
 
@@ -534,7 +548,7 @@ mod tests {
         assert_eq!(a.name, "Dame Dara");
         assert_eq!(a.what, "announce a sweep or not");
         assert_eq!(a.words, vec!["sweep", "nosweep", "yield"]);
-        assert!(a.psi);
+        assert_eq!(a.menu, Some("psi"));
     }
 
     #[test]
@@ -555,7 +569,7 @@ mod tests {
         assert_eq!(a.user, "222");
         assert_eq!(a.name, "Sir Eoin");
         assert_eq!(a.words, vec!["accept", "decline"]);
-        assert!(!a.psi);
+        assert_eq!(a.menu, None);
     }
 
     #[test]
@@ -583,13 +597,13 @@ mod tests {
         let attack =
             awaited("Sir Ector (111), your action: /attack, /yield (120s, then /attack).").unwrap();
         assert_eq!(attack.words, vec!["attack", "yield"]);
-        assert!(!attack.psi);
+        assert_eq!(attack.menu, None);
         let down = awaited(
             "Sir Ector (111), at Health 1 you may yield (T14); your action: /stand, /yield (120s, then /stand).",
         )
         .unwrap();
         assert_eq!(down.words, vec!["stand", "yield"]);
-        assert!(!down.psi);
+        assert_eq!(down.menu, None);
         let c = Controls::for_awaited(&[down]);
         assert_eq!(c.rows.len(), 1, "{c:?}");
         assert_eq!(
@@ -603,7 +617,7 @@ mod tests {
             "Dame Dara (111), to choose an action: /attack, /observe, /press, /yield (120s, then /attack).",
         )
         .unwrap();
-        assert!(sword.psi);
+        assert_eq!(sword.menu, Some("psi"));
     }
 
     // PM14: an option with a note ("/redo (3 ISPs)") is a button of its command alone.
@@ -631,7 +645,7 @@ mod tests {
                 ("yield".into(), "Yield".into()),
             ])
         );
-        assert!(matches!(c.rows[1].kind, RowKind::Psi(_)));
+        assert!(matches!(c.rows[1].kind, RowKind::Menu("psi", _)));
         let json = serde_json::to_value(c.to_components()).unwrap();
         assert_eq!(json[0]["components"][0]["custom_id"], "herald:111:sweep");
         assert_eq!(json[0]["components"][0]["label"], "Sweep");
@@ -775,7 +789,7 @@ mod tests {
                 "yield"
             ]
         );
-        assert!(!a.psi, "the PFP duel arms no psi");
+        assert_eq!(a.menu, None, "the PFP duel arms no psi");
         let c = Controls::for_awaited(&[a]);
         assert_eq!(c.rows.len(), 2, "seven buttons: two rows for one player");
         let RowKind::Buttons(first) = &c.rows[0].kind else {
@@ -847,13 +861,13 @@ mod tests {
             .iter()
             .flat_map(|r| match &r.kind {
                 RowKind::Buttons(b) => b.iter(),
-                RowKind::Psi(_) => [].iter(),
+                RowKind::Menu(..) => [].iter(),
             })
             .collect();
         assert_eq!(buttons.len(), 25);
         assert!(c.rows.iter().all(|r| match &r.kind {
             RowKind::Buttons(b) => b.len() <= 5,
-            RowKind::Psi(_) => false,
+            RowKind::Menu(..) => false,
         }));
         assert_eq!(buttons[0].0, "effect pain 1");
         assert_eq!(buttons[24].0, "yield");
