@@ -14,7 +14,6 @@ use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
 use herald_engine::dice::SeededDice;
 use herald_engine::game::{Fight, Side};
-use serde::Serialize;
 
 pub use crate::reply::Lines;
 
@@ -183,10 +182,7 @@ impl<F: Fight, K> Live<F, K> {
     }
 
     /// Writes a move that did not end the fight as the log's next step.
-    pub async fn write_step(&self, store: &Store, step: &Step<F::Decision>) -> Result<()>
-    where
-        F::Decision: Serialize,
-    {
+    pub async fn write_step(&self, store: &Store, step: &Step<F::Decision>) -> Result<()> {
         store.add_step(self.id, self.seq, step).await
     }
 
