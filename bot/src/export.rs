@@ -1,16 +1,15 @@
 //! `herald export`: the books as one JSON document, for backups and audits.
 //!
-//! The document has two parts. The readable one names knights and characters (`knights`,
-//! `ledger`, `fights`, `tournaments`, `characters`, and the books between fights: `allegiances`,
-//! `hostilities`, `captivities` with their ransom payments, `injuries`, `offers`, `grants`), for
-//! audits. `tables` holds every row of every table as stored, column by column, which is what
+//! The document has two parts. The readable one names fighters, for audits: `fights` and
+//! `characters`, and each game's books of its own ([`crate::games::OwnBooks::export`]:
+//! PsiKnight's `knights`, `ledger`, `tournaments` and the books between fights, `allegiances`,
+//! `hostilities`, `captivities` with their ransom payments, `injuries`, `offers`, `grants`). `tables` holds every row of every table as stored, column by column, which is what
 //! `herald import` restores (see [`crate::import`]); `schema` is the last migration the books
 //! had, so an export is only read back by a Herald with the same tables.
 
 use crate::store::db::{self, Db};
 use crate::store::Store;
 use anyhow::{Context, Result};
-use herald_engine::psiknight::{PsiSkill, Skill};
 use serde_json::{json, Map, Value};
 use sqlx::SqliteConnection;
 
@@ -81,7 +80,7 @@ async fn tables_of(db: &Db) -> Result<Vec<(String, Vec<String>)>> {
 /// `sql` as PostgreSQL writes SQLite's JSON functions: `json_object` and `json_array` as
 /// `json_build_object` and `json_build_array`, `json(X)` as a cast, and `json_group_array(X)`
 /// as `json_agg(X)`, an empty one `[]` as SQLite's.
-fn postgres_json(sql: &str) -> String {
+pub(crate) fn postgres_json(sql: &str) -> String {
     let sql = calls(sql, "json_group_array", |x| {
         format!("COALESCE(json_agg({x}), CAST('[]' AS json))")
     });
@@ -184,7 +183,7 @@ async fn rows(db: &Db, table: &str, columns: &[String]) -> Result<Vec<Value>> {
 }
 
 /// The objects a query of one `json_object(...)` column builds, parsed.
-async fn objects(db: &Db, sql: &str) -> Result<Vec<Value>> {
+pub(crate) async fn objects(db: &Db, sql: &str) -> Result<Vec<Value>> {
     let sql = match db {
         Db::Sqlite(_) => sql.to_string(),
         Db::Postgres(_) => postgres_json(sql),
@@ -197,58 +196,6 @@ async fn objects(db: &Db, sql: &str) -> Result<Vec<Value>> {
         .collect()
 }
 
-/// The books between fights, named for audits: what the queries build, by section.
-const BETWEEN_FIGHTS: &[(&str, &str)] = &[
-    (
-        "allegiances",
-        "SELECT json_object('id', a.id, 'vassal', v.name, 'lord', l.name, \
-         'began_at', a.began_at, 'began_reason', json(a.began_reason), \
-         'ended_at', a.ended_at, 'ended_reason', json(a.ended_reason), \
-         'marks', (SELECT json_group_array(json_object('kind', m.kind, 'detail', m.detail, 'at', m.at)) \
-                   FROM allegiance_marks m WHERE m.allegiance_id = a.id)) \
-         FROM allegiances a JOIN knights v ON v.id = a.vassal_id JOIN knights l ON l.id = a.lord_id \
-         ORDER BY a.id",
-    ),
-    (
-        "hostilities",
-        "SELECT json_object('id', h.id, 'knights', json_array(a.name, b.name), \
-         'declared_by', d.name, 'reason', json(h.reason), 'began_at', h.began_at, \
-         'ended_at', h.ended_at, 'ended_reason', json(h.ended_reason)) \
-         FROM hostilities h JOIN knights a ON a.id = h.knight_lo JOIN knights b ON b.id = h.knight_hi \
-         LEFT JOIN knights d ON d.id = h.declared_by ORDER BY h.id",
-    ),
-    (
-        "captivities",
-        "SELECT json_object('id', c.id, 'captive', k.name, 'victor', v.name, 'fight', c.fight_id, \
-         'under_hostility', json(CASE WHEN c.under_hostility <> 0 THEN 'true' ELSE 'false' END), \
-         'customary_ransom_halves', c.customary_halves, 'demanded_halves', c.demanded_halves, \
-         'began_at', c.began_at, 'ended_at', c.ended_at, 'ended_how', c.ended_how, \
-         'payments', (SELECT json_group_array(json_object('payer', p.name, 'halves', r.halves, \
-                      'ledger', r.ledger_id, 'at', r.at)) \
-                      FROM ransom_payments r JOIN knights p ON p.id = r.payer_id \
-                      WHERE r.captivity_id = c.id)) \
-         FROM captivities c JOIN knights k ON k.id = c.captive_id JOIN knights v ON v.id = c.victor_id \
-         ORDER BY c.id",
-    ),
-    (
-        "injuries",
-        "SELECT json_object('knight', k.name, 'day', i.day, 'fight', i.fight_id) \
-         FROM major_injuries i JOIN knights k ON k.id = i.knight_id ORDER BY i.rowid",
-    ),
-    (
-        "offers",
-        "SELECT json_object('from', f.name, 'to', t.name, 'act', o.act, 'at', o.at) \
-         FROM offers o JOIN knights f ON f.id = o.from_id JOIN knights t ON t.id = o.to_id \
-         ORDER BY o.rowid",
-    ),
-    (
-        "grants",
-        "SELECT json_object('lord', l.name, 'vassal', v.name, 'at', g.at) \
-         FROM grant_offers g JOIN knights l ON l.id = g.lord_id JOIN knights v ON v.id = g.vassal_id \
-         ORDER BY g.rowid",
-    ),
-];
-
 /// Points from half points: a whole number when whole, else one decimal (`2.5`).
 pub(crate) fn points(halves: i64) -> Value {
     if halves % 2 == 0 {
@@ -258,76 +205,12 @@ pub(crate) fn points(halves: i64) -> Value {
     }
 }
 
-/// Builds the export document: `format` and `schema`, the readable sections (`knights`,
-/// `ledger`, `fights`, `tournaments`, `characters`, `allegiances`, `hostilities`,
-/// `captivities`, `injuries`, `offers`, `grants`) and `tables`, every stored row.
+/// Builds the export document: `format` and `schema`, the readable sections (`fights`,
+/// `characters`, and each game's own: PsiKnight's `knights`, `ledger`, `tournaments`,
+/// `allegiances`, `hostilities`, `captivities`, `injuries`, `offers`, `grants`) and `tables`,
+/// every stored row.
 pub async fn export(store: &Store) -> Result<Value> {
     let pool = store.db();
-    let mut knights = Vec::new();
-    for row in db::query(
-        "SELECT k.*, u.name AS owner_name, r.name AS realm_name, \
-         (SELECT COALESCE(CAST(SUM(hp_halves) AS BIGINT), 0) FROM ledger l WHERE l.knight_id = k.id) AS hp, \
-         (SELECT COALESCE(CAST(SUM(pp_halves) AS BIGINT), 0) FROM ledger l WHERE l.knight_id = k.id) AS pp, \
-         (SELECT name FROM knights lord WHERE lord.id = k.lord_id) AS lord_name \
-         FROM knights k JOIN users u ON u.id = k.owner_id JOIN realms r ON r.id = k.realm_id ORDER BY k.id",
-    )
-    .fetch_all(pool)
-    .await?
-    {
-        let mut skills = Map::new();
-        for s in Skill::ALL {
-            skills.insert(s.name().into(), json!(row.try_get::<i64, _>(s.name())?));
-        }
-        let died_at = row.try_get::<Option<String>, _>("died_at")?;
-        let mut psi = Map::new();
-        for s in PsiSkill::ALL {
-            psi.insert(s.name().into(), json!(row.try_get::<i64, _>(s.name())?));
-        }
-        knights.push(json!({
-            "id": row.try_get::<i64, _>("id")?,
-            "realm": row.try_get::<String, _>("realm_name")?,
-            "name": row.try_get::<String, _>("name")?,
-            "owner": row.try_get::<String, _>("owner_name")?,
-            "style": row.try_get::<String, _>("style")?,
-            "monarch": row.try_get::<String, _>("monarch")?,
-            "skills": skills,
-            "psi": psi,
-            "hp": points(row.try_get("hp")?),
-            "pp": points(row.try_get("pp")?),
-            "landed": row.try_get::<bool, _>("landed")?,
-            "title": row.try_get::<String, _>("rank")?,
-            "lord": row.try_get::<Option<String>, _>("lord_name")?,
-            "retired": row.try_get::<bool, _>("retired")?,
-            // A dead knight is also retired (R33, R109): the status tells the two apart.
-            "status": match (row.try_get::<bool, _>("retired")?, died_at.is_some()) {
-                (_, true) => "killed",
-                (true, false) => "retired",
-                (false, false) => "active",
-            },
-            "died_at": died_at,
-        }));
-    }
-    let mut ledger = Vec::new();
-    for row in db::query(
-        "SELECT l.*, k.name AS knight_name FROM ledger l JOIN knights k ON k.id = l.knight_id ORDER BY l.id",
-    )
-    .fetch_all(pool)
-    .await?
-    {
-        ledger.push(json!({
-            "id": row.try_get::<i64, _>("id")?,
-            "knight": row.try_get::<String, _>("knight_name")?,
-            "hp": points(row.try_get("hp_halves")?),
-            "pp": points(row.try_get("pp_halves")?),
-            "kind": row.try_get::<String, _>("kind")?,
-            "reason": row.try_get::<String, _>("reason")?,
-            "fight": row.try_get::<Option<i64>, _>("fight_id")?,
-            "by": row.try_get::<Option<String>, _>("by_user")?,
-            "revokes": row.try_get::<Option<i64>, _>("revokes")?,
-            "tournament": row.try_get::<Option<i64>, _>("tournament_id")?,
-            "at": row.try_get::<String, _>("at")?,
-        }));
-    }
     // A group fight's every creature by side, in listing order (`fight_members`).
     let mut members: std::collections::HashMap<i64, [Vec<String>; 2]> = Default::default();
     for row in db::query(
@@ -373,51 +256,6 @@ pub async fn export(store: &Store) -> Result<Value> {
         }
         fights.push(fight);
     }
-    let mut tournaments = Vec::new();
-    let sql = "SELECT t.*, r.name AS realm_name, \
-         (SELECT json_group_array(k.name) FROM tournament_entries e JOIN knights k ON k.id = e.knight_id \
-          WHERE e.tournament_id = t.id) AS entrants, \
-         (SELECT json_group_array(json_object('knight', k.name, 'player', e.user_name, 'at', e.at)) \
-          FROM tournament_entries e JOIN knights k ON k.id = e.knight_id \
-          WHERE e.tournament_id = t.id) AS entries, \
-         (SELECT json_group_array(json_object('knight', k.name, 'entry', l.id, \
-                 'hp_halves', l.hp_halves, 'pp_halves', l.pp_halves, 'reason', l.reason)) \
-          FROM ledger l JOIN knights k ON k.id = l.knight_id WHERE l.tournament_id = t.id) AS awards \
-         FROM tournaments t JOIN realms r ON r.id = t.realm_id ORDER BY t.id";
-    let sql = match pool {
-        Db::Sqlite(_) => sql.to_string(),
-        Db::Postgres(_) => postgres_json(sql),
-    };
-    for row in db::query(&sql).fetch_all(pool).await? {
-        let parsed = |column: &str| -> Result<Value> {
-            Ok(match row.try_get::<Option<String>, _>(column)? {
-                Some(text) => serde_json::from_str(&text)
-                    .with_context(|| format!("tournament {column} read back as JSON"))?,
-                None => Value::Null,
-            })
-        };
-        tournaments.push(json!({
-            "id": row.try_get::<i64, _>("id")?,
-            "realm": row.try_get::<String, _>("realm_name")?,
-            "name": row.try_get::<String, _>("name")?,
-            "channel": row.try_get::<String, _>("channel")?,
-            "host": row.try_get::<Option<String>, _>("host")?,
-            "starts_at": row.try_get::<String, _>("starts_at")?,
-            "melee": row.try_get::<bool, _>("melee")?,
-            "status": row.try_get::<String, _>("status")?,
-            "scheduled_by": row.try_get::<String, _>("scheduled_by")?,
-            "overrode": row.try_get::<Option<i64>, _>("overrode")?,
-            "entrants": parsed("entrants")?,
-            "entries": parsed("entries")?,
-            // The Lists and the Melee as they stand (or stood at the end): the bracket, the
-            // matches' results, the Melee's passes.
-            "state": parsed("state")?,
-            // The results as the ledger has them: each award of the tournament.
-            "awards": parsed("awards")?,
-            "ended_at": row.try_get::<Option<String>, _>("ended_at")?,
-            "ended_by": row.try_get::<Option<String>, _>("ended_by")?,
-        }));
-    }
     let characters: Vec<Value> = store
         .all_characters()
         .await?
@@ -442,13 +280,14 @@ pub async fn export(store: &Store) -> Result<Value> {
         .fetch_one(pool)
         .await?;
     doc.insert("schema".into(), json!(schema));
-    doc.insert("knights".into(), json!(knights));
-    doc.insert("ledger".into(), json!(ledger));
     doc.insert("fights".into(), json!(fights));
-    doc.insert("tournaments".into(), json!(tournaments));
     doc.insert("characters".into(), json!(characters));
-    for (section, sql) in BETWEEN_FIGHTS {
-        doc.insert((*section).into(), json!(objects(pool, sql).await?));
+    // Each game's books of its own, named for audits (PsiKnight's knights, ledger, tournaments
+    // and the books between fights).
+    for books in crate::games::GAMES.iter().filter_map(|g| g.own_books) {
+        for (section, value) in (books.export)(store).await? {
+            doc.insert(section.into(), value);
+        }
     }
     let mut tables_doc = Map::new();
     for (table, columns) in tables_of(pool).await? {

@@ -569,7 +569,13 @@ pub struct OwnBooks {
     /// The channels where a player's character fights or is enlisted (the places a private
     /// command may be meant for), beyond the challenges the sessions tell.
     pub engaged: EngagedIn,
+    /// Its sections of `herald export`'s readable part, each with its name.
+    pub export: ExportSections,
 }
+
+/// [`OwnBooks::export`]: a game's sections of the export.
+pub type ExportSections =
+    for<'a> fn(&'a Store) -> BoxFuture<'a, Result<Vec<(&'static str, Value)>>>;
 
 /// [`OwnBooks::open`]: each open fight with its number and channel.
 pub type OpenOwn =

@@ -25,6 +25,7 @@ use std::sync::Arc;
 pub mod commands;
 mod compact;
 pub mod desk;
+pub mod export;
 mod held;
 pub mod office;
 pub mod picture;
@@ -165,6 +166,7 @@ pub static OWN_BOOKS: crate::games::OwnBooks = crate::games::OwnBooks {
             Ok(channels)
         })
     },
+    export: export::sections,
 };
 
 impl Table for Tiltyard {
