@@ -322,3 +322,135 @@ impl Retry {
         self.failing &= !ok;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use herald_engine::tourney::{Bout, BoutSetup, Decision, Entrant, NewTourneyKnight};
+
+    fn at(secs: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_796_000_000 + secs, 0).unwrap_or_default()
+    }
+
+    /// Two Tourney knights' bout, opened on seed 7 at time 0, as fight #1.
+    fn bout(queue: &DiceQueue) -> Live<Bout, ()> {
+        let knight = |name: &str| Entrant {
+            sheet: NewTourneyKnight {
+                name: name.into(),
+                ..Default::default()
+            }
+            .create(false)
+            .unwrap(),
+            state: Default::default(),
+        };
+        let setup = BoutSetup {
+            knights: [knight("Ector"), knight("Gimby")],
+            tables: Default::default(),
+        };
+        let opened = open::<Bout>(setup, [7; 32], queue, at(0));
+        Live::new(1, opened, at(120), ())
+    }
+
+    // A move whose write failed leaves the fight as it was: the same fight, stream and step
+    // number, so that the same decision plays the same dice again; one written moves it on.
+    #[test]
+    fn a_move_not_written_is_put_back_and_one_written_moves_on() {
+        let queue = DiceQueue::default();
+        let mut live = bout(&queue);
+        let (before, word_pos) = (format!("{:?}", live.fight), live.word_pos);
+        let side = live.fight.awaited().unwrap();
+        let mv = live
+            .try_move(&queue, side, Decision::Attack, at(5))
+            .unwrap();
+        let rolls = mv.step.rolls.clone();
+        let failed = live.settle(
+            mv,
+            Err::<(), _>(anyhow::anyhow!("disk full")),
+            at(5),
+            Duration::seconds(120),
+        );
+        assert!(failed.is_err());
+        assert_eq!(format!("{:?}", live.fight), before);
+        assert_eq!(
+            (live.word_pos, live.seq, live.deadline),
+            (word_pos, 1, at(120))
+        );
+        let mv = live
+            .try_move(&queue, side, Decision::Attack, at(6))
+            .unwrap();
+        assert_eq!(mv.step.rolls, rolls, "the same dice again");
+        let (events, ()) = live
+            .settle(mv, Ok(()), at(6), Duration::seconds(120))
+            .unwrap();
+        assert!(!events.is_empty());
+        assert_ne!(format!("{:?}", live.fight), before);
+        assert_eq!((live.seq, live.deadline), (2, at(126)));
+        assert!(live.word_pos > word_pos);
+    }
+
+    // A refused decision changes nothing.
+    #[test]
+    fn a_refused_move_changes_nothing() {
+        let queue = DiceQueue::default();
+        let mut live = bout(&queue);
+        let (before, word_pos) = (format!("{:?}", live.fight), live.word_pos);
+        let waiting = live.fight.awaited().unwrap().other();
+        assert!(live
+            .try_move(&queue, waiting, Decision::Attack, at(5))
+            .is_err());
+        assert_eq!(format!("{:?}", live.fight), before);
+        assert_eq!(live.word_pos, word_pos);
+    }
+
+    // The log read back is the fight as it was played, its stream where the live one's is.
+    #[test]
+    fn a_replay_of_the_steps_is_the_fight_as_played() {
+        let queue = DiceQueue::default();
+        let mut live = bout(&queue);
+        let setup = live.fight.setup().clone();
+        let start = open::<Bout>(setup.clone(), [7; 32], &queue, at(0)).step;
+        let mut steps = vec![start];
+        while let Some((side, d)) = live.fight.default_decision() {
+            let mv = live.try_move(&queue, side, d, at(1)).unwrap();
+            steps.push(mv.step.clone());
+            live.settle(mv, Ok(()), at(1), Duration::seconds(1))
+                .unwrap();
+        }
+        let (fight, rng, mismatches) =
+            replay::<Bout>(1, setup, [7; 32], steps.into_iter().map(Ok)).unwrap();
+        assert_eq!(format!("{fight:?}"), format!("{:?}", live.fight));
+        assert_eq!(rng.word_pos(), live.word_pos);
+        assert!(mismatches.is_empty());
+    }
+
+    // A deadline whose write fails: said once, tried again 30 s on; a success or an answered
+    // command tells the next failure anew.
+    #[test]
+    fn a_failed_deadline_is_said_once_and_retried() {
+        let mut retry = Retry::default();
+        let mut deadline = at(0);
+        let failed = || Err(anyhow::anyhow!("disk full"));
+        let said = retry.after(vec!["x".into()], failed(), Some(&mut deadline), at(0), "#c");
+        assert_eq!(said, ["x".to_string(), SORRY.to_string()]);
+        assert_eq!(deadline, at(0) + DEADLINE_RETRY);
+        let again = retry.after(Vec::new(), failed(), Some(&mut deadline), at(30), "#c");
+        assert!(again.is_empty());
+        assert_eq!(deadline, at(30) + DEADLINE_RETRY);
+        assert!(retry
+            .after(Vec::new(), Ok(()), None, at(60), "#c")
+            .is_empty());
+        assert_eq!(
+            retry.after(Vec::new(), failed(), None, at(90), "#c"),
+            [SORRY]
+        );
+        retry.answered(true);
+        assert_eq!(
+            retry.after(Vec::new(), failed(), None, at(99), "#c"),
+            [SORRY]
+        );
+        // A deadline not yet due is left where it is.
+        let mut later = at(500);
+        retry.after(Vec::new(), failed(), Some(&mut later), at(100), "#c");
+        assert_eq!(later, at(500));
+    }
+}
