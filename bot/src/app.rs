@@ -268,6 +268,12 @@ impl App {
             .map_or(&self.config.realm, |r| &r.settings)
     }
 
+    /// How long a fighter of realm `realm` has for each decision before the default is taken.
+    pub fn decision_timeout(&self, realm: Id) -> chrono::Duration {
+        let secs = self.settings(realm).decision_timeout_secs;
+        chrono::Duration::seconds(secs.min(i64::MAX as u64) as i64)
+    }
+
     /// The calendar day (YYYY-MM-DD) of `at` in realm `realm`'s time zone (R25).
     pub fn day_in(&self, realm: Id, at: DateTime<Utc>) -> String {
         at.with_timezone(&self.tz_of(realm))

@@ -463,9 +463,11 @@ impl Config {
     /// Checks what serde cannot: the time zone and the timeouts.
     pub fn check(&self) -> Result<()> {
         self.timezone()?;
-        if self.realm.decision_timeout_secs == 0 {
-            bail!("[realm] decision_timeout_secs must be at least 1");
-        }
+        check_timeouts(
+            "[realm]",
+            Some(self.realm.decision_timeout_secs),
+            Some(self.realm.challenge_timeout_secs),
+        )?;
         if self.console.prefixes.is_empty() {
             bail!("[console] prefixes must name at least one character");
         }
@@ -554,6 +556,11 @@ impl Config {
             if let Some(tz) = &realm.timezone {
                 parse_timezone(&format!("[realms.{name}]"), tz)?;
             }
+            check_timeouts(
+                &format!("[realms.{name}]"),
+                realm.decision_timeout_secs,
+                realm.challenge_timeout_secs,
+            )?;
             let places = realm
                 .irc_networks
                 .iter()
@@ -594,6 +601,23 @@ impl Config {
     }
 }
 
+/// The longest a decision or a challenge may be given: 30 days. A longer one would be no
+/// deadline at all, and one past the calendar's end could not be reckoned.
+pub const MAX_TIMEOUT_SECS: u64 = 30 * 86_400;
+
+/// Checks the timeouts `section` gives: each from 1 second to [`MAX_TIMEOUT_SECS`].
+fn check_timeouts(section: &str, decision: Option<u64>, challenge: Option<u64>) -> Result<()> {
+    for (key, secs) in [
+        ("decision_timeout_secs", decision),
+        ("challenge_timeout_secs", challenge),
+    ] {
+        if let Some(secs) = secs.filter(|s| !(1..=MAX_TIMEOUT_SECS).contains(s)) {
+            bail!("{section} {key} must be from 1 to {MAX_TIMEOUT_SECS} (30 days); it is {secs}");
+        }
+    }
+    Ok(())
+}
+
 /// The time zone `name` of `section`, or the line saying what to write instead.
 pub fn parse_timezone(section: &str, name: &str) -> Result<Tz> {
     let trimmed = name.trim();
@@ -623,6 +647,33 @@ const ABBREVIATIONS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // A timeout of no time, or of more than 30 days, is refused at start-up in its section,
+    // not met as a panic at the first fight's deadline.
+    #[test]
+    fn timeouts_are_checked_in_their_section() {
+        let refused = |text: &str| {
+            toml::from_str::<Config>(text)
+                .unwrap()
+                .check()
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            refused("[realm]\ndecision_timeout_secs = 0\n"),
+            "[realm] decision_timeout_secs must be from 1 to 2592000 (30 days); it is 0"
+        );
+        assert_eq!(
+            refused("[realm]\nchallenge_timeout_secs = 99999999999999999\n"),
+            "[realm] challenge_timeout_secs must be from 1 to 2592000 (30 days); it is 99999999999999999"
+        );
+        assert_eq!(
+            refused("[realms.east]\nirc_networks = [\"tokyo\"]\ndecision_timeout_secs = 2592001\n"),
+            "[realms.east] decision_timeout_secs must be from 1 to 2592000 (30 days); it is 2592001"
+        );
+        let fine: Config = toml::from_str("[realm]\ndecision_timeout_secs = 2592000\n").unwrap();
+        assert!(fine.check().is_ok());
+    }
 
     /// `config.example.toml` with its commented-out `[irc]` section enabled, as a user would:
     /// `# [irc]` and each `# key = value` line after it, to the blank line, lose their `# `.

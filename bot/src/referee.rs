@@ -240,15 +240,6 @@ impl<G: Game> Referee<G> {
         Ok(lines)
     }
 
-    fn timeout(&self) -> Duration {
-        Duration::seconds(
-            self.app
-                .settings(self.realm)
-                .decision_timeout_secs
-                .min(i64::MAX as u64) as i64,
-        )
-    }
-
     fn store(&self) -> &Store {
         &self.app.store
     }
@@ -799,7 +790,12 @@ impl<G: Game> Referee<G> {
             sides: c.sides,
             orders,
         };
-        self.fight = Some(Live::new(id, opened, now + self.timeout(), cast));
+        self.fight = Some(Live::new(
+            id,
+            opened,
+            now + self.app.decision_timeout(self.realm),
+            cast,
+        ));
         lines.extend(self.after_step(now).await?);
         Ok(lines)
     }
@@ -886,7 +882,7 @@ impl<G: Game> Referee<G> {
         note: Option<String>,
         follow: bool,
     ) -> Result<Lines> {
-        let timeout = self.timeout();
+        let timeout = self.app.decision_timeout(self.realm);
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
@@ -1745,7 +1741,7 @@ impl<G: Game> Referee<G> {
             sides,
             orders,
         };
-        let deadline = now + self.timeout();
+        let deadline = now + self.app.decision_timeout(self.realm);
         self.fight = Some(Live::restored(
             bout.id,
             (fight, rng),

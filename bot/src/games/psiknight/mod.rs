@@ -270,15 +270,6 @@ impl Tiltyard {
         Ok(self.narration == Narration::Compact)
     }
 
-    fn timeout(&self) -> Duration {
-        Duration::seconds(
-            self.app
-                .settings(self.realm)
-                .decision_timeout_secs
-                .min(i64::MAX as u64) as i64,
-        )
-    }
-
     async fn dispatch(
         &mut self,
         user: &str,
@@ -559,7 +550,12 @@ impl Tiltyard {
             recorded,
             for_ransom,
         };
-        self.fight = Some(Live::new(id, opened, now + self.timeout(), jousters));
+        self.fight = Some(Live::new(
+            id,
+            opened,
+            now + self.app.decision_timeout(self.realm),
+            jousters,
+        ));
         if compact {
             return Ok(self.compact_start(lines, told_unrecorded, &events, now));
         }
@@ -688,7 +684,7 @@ impl Tiltyard {
         timed_out: Option<&str>,
     ) -> Result<Lines> {
         let compact = self.compact().await?;
-        let timeout = self.timeout();
+        let timeout = self.app.decision_timeout(self.realm);
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
         };
@@ -979,7 +975,7 @@ impl Tiltyard {
             recorded: fight.recorded,
             for_ransom: fight.ransom,
         };
-        let deadline = now + self.timeout();
+        let deadline = now + self.app.decision_timeout(self.realm);
         self.fight = Some(Live::restored(
             fight.id,
             (m, rng),
