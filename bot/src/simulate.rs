@@ -523,7 +523,15 @@ pub async fn command(args: &Args, db: &Path, config: &Config) -> Result<()> {
     // A network or guild joined to a named realm has no books of its own: its realm's are meant.
     let realm_name = config.realm_of(&args.realm);
     let realm = store.realm(realm_name).await?;
-    let day = chrono::Utc::now().format("%Y-%m-%d").to_string();
+    // Recovery goes by the realm's day (R25), in its time zone.
+    let tz = crate::config::parse_timezone(
+        &format!("[realms.{realm_name}]"),
+        &config.realm_settings(realm_name).timezone,
+    )?;
+    let day = chrono::Utc::now()
+        .with_timezone(&tz)
+        .format("%Y-%m-%d")
+        .to_string();
     // Why the first game that says so did not find the two.
     let mut why: Option<anyhow::Error> = None;
     for game in crate::games::GAMES {

@@ -183,9 +183,9 @@ async fn other_game(
             )));
         }
     }
-    let day = chrono::Utc::now().format("%Y-%m-%d").to_string();
     // The same names read the same sheets while the books have not moved and the day is the
-    // same (recovery goes by the realm's day).
+    // same (recovery goes by the realm's day, R25).
+    let day = web.app.day_in(realm, chrono::Utc::now());
     let key = format!(
         "{}|{realm}|{}|{}|{day}|{}",
         game.id,
