@@ -401,6 +401,7 @@ pub fn matchup<'a, G: Game>(
             names.join(",")
         };
         let styled = [styled(&sides[0]), styled(&sides[1])];
+        let many = sides.each_ref().map(|s| s.len() > 1);
         Ok(Lookup::Found(Matchup::new(
             [plain(&sides[0]), plain(&sides[1])],
             styled.clone(),
@@ -412,7 +413,7 @@ pub fn matchup<'a, G: Game>(
                     wins: odds.wins,
                     draws: odds.draws,
                     unfinished: odds.unfinished,
-                    text: bout_report(&odds, G::NAME, &styled),
+                    text: bout_report(&odds, G::NAME, &styled, many),
                 }
             },
         )))
@@ -420,7 +421,10 @@ pub fn matchup<'a, G: Game>(
 }
 
 /// A game on the seam's report: wins, draws and each way of winning, with 95% intervals.
-fn bout_report(odds: &BoutOdds, game: &str, [a, b]: &[String; 2]) -> String {
+/// The report of `herald simulate` for a game on the seam; a side of several (`many`) wins in
+/// the plural.
+fn bout_report(odds: &BoutOdds, game: &str, [a, b]: &[String; 2], many: [bool; 2]) -> String {
+    let [a_wins, b_wins] = many.map(|m| if m { "win" } else { "wins" });
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -431,9 +435,9 @@ fn bout_report(odds: &BoutOdds, game: &str, [a, b]: &[String; 2]) -> String {
     let width = a.chars().count().max(b.chars().count()).max(6) + 6;
     let _ = writeln!(out, "{:width$}  {:>7}  95% interval", "", "rate");
     for (label, count) in [
-        (format!("{a} wins"), odds.wins[0]),
+        (format!("{a} {a_wins}"), odds.wins[0]),
         ("draws".to_string(), odds.draws),
-        (format!("{b} wins"), odds.wins[1]),
+        (format!("{b} {b_wins}"), odds.wins[1]),
     ] {
         let (low, high) = wilson(count, odds.fights);
         let _ = writeln!(

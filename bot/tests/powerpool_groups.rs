@@ -609,7 +609,7 @@ async fn herald_simulate_fights_groups() {
         ),
         "{text}"
     );
-    assert!(text.contains("Ash, Cai and Dun wins"), "{text}");
+    assert!(text.contains("Ash, Cai and Dun win "), "{text}");
     assert!(
         text.contains(
             "repeat: herald simulate 'Ash,Cai,Dun' 'Brim,Eve' --game powerpool --fights 2000"
