@@ -671,6 +671,30 @@ fn create_knight_is_what_the_engine_needs() {
 }
 
 #[test]
+fn a_commands_own_name_finds_the_entry_a_search_finds() {
+    // Every command's access is read through `spec_named`: it must agree with `find_spec`.
+    for spec in COMMANDS {
+        for name in std::iter::once(spec.name()).chain(spec.aliases.iter().map(|a| a.to_string())) {
+            let named = super::table::spec_named(&name).map(|s| s.name());
+            assert_eq!(named, find_spec(&name).map(|s| s.name()), "{name}");
+            assert!(named.is_some(), "{name}");
+        }
+        // One word too many or too few is no entry's name.
+        assert!(!spec.is(&format!("{} x", spec.name())), "{}", spec.name());
+        if let [first, _] = spec.path {
+            assert!(!spec.is(first), "{}", spec.name());
+            assert!(
+                !spec.is(&format!("{first}  {}", spec.path[1])),
+                "{}",
+                spec.name()
+            );
+        }
+    }
+    assert!(super::table::spec_named("a game's command").is_none());
+    assert!(super::table::spec_named("Roll").is_none());
+}
+
+#[test]
 fn the_table_is_consistent() {
     for spec in COMMANDS {
         let name = spec.name();
