@@ -364,7 +364,7 @@ async fn write_batch(conn: &mut Conn, batch: &[Write], fold: bool) -> Result<Vec
         }
     }
     if !steps.is_empty() {
-        insert_steps(&mut tx, &steps).await?;
+        append_steps(&mut tx, &steps).await?;
     }
     let awards = finish_all(&mut tx, &ends).await?;
     for end in &ends {
@@ -392,17 +392,41 @@ async fn insert_steps(tx: &mut Tx<'_>, batch: &[(Id, i64, &Step<String>)]) -> Re
                  RETURNING id"
             )
         },
-        |query, &(fight, seq, step)| {
-            Ok(query
-                .bind(fight)
-                .bind(seq)
-                .bind(step.side.map(side_name))
-                .bind(step.decision.as_deref())
-                .bind(serde_json::to_string(&step.rolls)?)
-                .bind(step.at.to_rfc3339()))
-        },
+        bind_step,
     )
     .await
+}
+
+/// As [`insert_steps`], for the book writer's batches, which need no id back: a `RETURNING`
+/// clause would hand every appended row back across to the writer, one by one.
+async fn append_steps(tx: &mut Tx<'_>, batch: &[(Id, i64, &Step<String>)]) -> Result<()> {
+    execute_values(
+        tx,
+        batch,
+        6,
+        |values| {
+            format!(
+                "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES {values}"
+            )
+        },
+        bind_step,
+    )
+    .await
+    .map(|_| ())
+}
+
+/// A step's parameters, as [`insert_steps`] and [`append_steps`] write them.
+fn bind_step<'q>(
+    query: db::Query<'q>,
+    &(fight, seq, step): &'q (Id, i64, &Step<String>),
+) -> Result<db::Query<'q>> {
+    Ok(query
+        .bind(fight)
+        .bind(seq)
+        .bind(step.side.map(side_name))
+        .bind(step.decision.as_deref())
+        .bind(serde_json::to_string(&step.rolls)?)
+        .bind(step.at.to_rfc3339()))
 }
 
 /// A winner's practice standing in a month: whether landed, and the practice awards already
