@@ -633,7 +633,7 @@ impl Command {
 
     /// The command's table entry.
     pub fn spec(&self) -> Option<&'static CommandSpec> {
-        find_spec(self.name())
+        table::spec_named(self.name())
     }
 
     /// Who may use this command.

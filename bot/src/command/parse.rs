@@ -2,6 +2,7 @@
 //! collected by name for the entry's builder.
 
 use super::*;
+use std::collections::{HashMap, HashSet};
 
 /// Reads a line. `None`: not a command (ordinary chat). `Some(Ok)`: a command.
 /// `Some(Err)`: a command that is wrong, with a one-line reply that gives the usage.
@@ -64,24 +65,113 @@ pub(crate) fn lookup_in(
         .map(|t| t.text.to_lowercase());
     if let Some(w2) = w2 {
         let phrase = format!("{w1} {w2}");
-        if let Some(spec) = table.iter().find(|s| s.path.len() == 2 && s.is(&phrase)) {
+        if let Some(spec) = named(&[table], 2, &phrase) {
             let _ = lexer.next_token();
             let _ = lexer.next_token();
             return Some(spec);
         }
     }
-    let spec = table.iter().find(|s| s.path.len() == 1 && s.is(&w1))?;
+    let spec = named(&[table], 1, &w1)?;
     let _ = lexer.next_token();
     Some(spec)
 }
 
+/// A table's entries by their words, made once for each table a channel reads: every line
+/// looks its first words up in its tables, which compared them with every entry in turn.
+struct Index {
+    table: &'static [CommandSpec],
+    /// The first one-word entry each word or alias names.
+    one: HashMap<&'static str, &'static CommandSpec>,
+    /// The first two-word entry each phrase (`knight create`) or alias names.
+    two: HashMap<String, &'static CommandSpec>,
+    /// The first words of the two-word entries (`knight`).
+    groups: HashSet<&'static str>,
+}
+
+impl Index {
+    fn of(table: &'static [CommandSpec]) -> Index {
+        let mut index = Index {
+            table,
+            one: HashMap::new(),
+            two: HashMap::new(),
+            groups: HashSet::new(),
+        };
+        // The first entry a word names, as a search in table order finds it.
+        for spec in table {
+            match spec.path.len() {
+                1 => {
+                    for word in spec.path.iter().chain(spec.aliases) {
+                        index.one.entry(word).or_insert(spec);
+                    }
+                }
+                2 => {
+                    index.two.entry(spec.name()).or_insert(spec);
+                    for alias in spec.aliases {
+                        index.two.entry((*alias).to_string()).or_insert(spec);
+                    }
+                    index.groups.insert(spec.first_word());
+                }
+                _ => {}
+            }
+        }
+        index
+    }
+}
+
+/// The index of `table`, if it is one of the tables channels read (every game's, the shared
+/// commands, [`COMMANDS`]); another is searched entry by entry.
+fn index_of(table: &'static [CommandSpec]) -> Option<&'static Index> {
+    static INDEXES: std::sync::OnceLock<Vec<Index>> = std::sync::OnceLock::new();
+    INDEXES
+        .get_or_init(|| {
+            let mut tables: Vec<&'static [CommandSpec]> = vec![COMMANDS, &SHARED];
+            tables.extend(crate::games::GAMES.iter().map(|g| (g.commands)()));
+            let mut indexes: Vec<Index> = Vec::with_capacity(tables.len());
+            for table in tables {
+                if !indexes.iter().any(|i| std::ptr::eq(i.table, table)) {
+                    indexes.push(Index::of(table));
+                }
+            }
+            indexes
+        })
+        .iter()
+        .find(|i| std::ptr::eq(i.table, table))
+}
+
+/// The first entry of `tables` of `words` words that `phrase` names ([`CommandSpec::is`]).
+pub(crate) fn named(
+    tables: Tables<'_>,
+    words: usize,
+    phrase: &str,
+) -> Option<&'static CommandSpec> {
+    tables
+        .iter()
+        .find_map(|&table| match (index_of(table), words) {
+            (Some(index), 1) => index.one.get(phrase).copied(),
+            (Some(index), 2) => index.two.get(phrase).copied(),
+            _ => table.iter().find(|s| s.path.len() == words && s.is(phrase)),
+        })
+}
+
+/// The first table of `tables` with two-word entries whose first word is `word`, and that word.
+pub(crate) fn group_of(
+    tables: Tables<'_>,
+    word: &str,
+) -> Option<(&'static str, &'static [CommandSpec])> {
+    tables.iter().find_map(|&table| {
+        let first = match index_of(table) {
+            Some(index) => index.groups.get(word).copied(),
+            None => table
+                .iter()
+                .find(|s| s.path.len() == 2 && s.first_word() == word)
+                .map(|s| s.first_word()),
+        };
+        first.map(|first| (first, table))
+    })
+}
+
 /// The tables a line is read by, in order: a word is looked up in each.
 pub(crate) type Tables<'t> = &'t [&'static [CommandSpec]];
-
-/// Every entry of `tables`, in order.
-fn entries(tables: Tables<'_>) -> impl Iterator<Item = &'static CommandSpec> + '_ {
-    tables.iter().flat_map(|t| t.iter())
-}
 
 pub(crate) fn parse_body(
     line: &str,
@@ -137,19 +227,14 @@ pub(crate) fn lookup(
         .map(|t| t.text.to_lowercase());
     if let Some(w2) = &w2 {
         let phrase = format!("{w1} {w2}");
-        if let Some(spec) = entries(tables).find(|s| s.path.len() == 2 && s.is(&phrase)) {
+        if let Some(spec) = named(tables, 2, &phrase) {
             // Consume the second word, which peek has read successfully.
             let _ = lexer.next_token();
             return Ok(spec);
         }
     }
-    let base = entries(tables).find(|s| s.path.len() == 1 && s.is(&w1));
-    let group = tables.iter().find_map(|table| {
-        table
-            .iter()
-            .find(|s| s.path.len() == 2 && s.first_word() == w1)
-            .map(|s| (s.first_word(), *table))
-    });
+    let base = named(tables, 1, &w1);
+    let group = group_of(tables, &w1);
     match (base, group) {
         (Some(spec), Some((group, table)))
             if w2.is_some() && spec.positionals().next().is_none() =>

@@ -329,9 +329,26 @@ impl CommandSpec {
     }
 
     pub(crate) fn is(&self, phrase: &str) -> bool {
-        let mut words = phrase.split(' ');
-        (self.path.iter().all(|p| words.next() == Some(*p)) && words.next().is_none())
-            || self.aliases.contains(&phrase)
+        self.is_path(phrase) || self.aliases.contains(&phrase)
+    }
+
+    /// Whether `phrase` is the entry's words with one space between them. Asked of every entry
+    /// of a table for every line read: the one- and two-word entries are compared without
+    /// splitting the phrase.
+    fn is_path(&self, phrase: &str) -> bool {
+        match self.path {
+            [word] => *word == phrase,
+            [first, second] => {
+                phrase.len() == first.len() + 1 + second.len()
+                    && phrase.starts_with(first)
+                    && phrase.as_bytes().get(first.len()) == Some(&b' ')
+                    && phrase.ends_with(second)
+            }
+            path => {
+                let mut words = phrase.split(' ');
+                path.iter().all(|p| words.next() == Some(*p)) && words.next().is_none()
+            }
+        }
     }
 
     pub(crate) fn first_word(&self) -> &'static str {

@@ -364,7 +364,7 @@ async fn write_batch(conn: &mut Conn, batch: &[Write], fold: bool) -> Result<Vec
         }
     }
     if !steps.is_empty() {
-        insert_steps(&mut tx, &steps).await?;
+        append_steps(&mut tx, &steps).await?;
     }
     let awards = finish_all(&mut tx, &ends).await?;
     for end in &ends {
@@ -392,17 +392,41 @@ async fn insert_steps(tx: &mut Tx<'_>, batch: &[(Id, i64, &Step<String>)]) -> Re
                  RETURNING id"
             )
         },
-        |query, &(fight, seq, step)| {
-            Ok(query
-                .bind(fight)
-                .bind(seq)
-                .bind(step.side.map(side_name))
-                .bind(step.decision.as_deref())
-                .bind(serde_json::to_string(&step.rolls)?)
-                .bind(step.at.to_rfc3339()))
-        },
+        bind_step,
     )
     .await
+}
+
+/// As [`insert_steps`], for the book writer's batches, which need no id back: a `RETURNING`
+/// clause would hand every appended row back across to the writer, one by one.
+async fn append_steps(tx: &mut Tx<'_>, batch: &[(Id, i64, &Step<String>)]) -> Result<()> {
+    execute_values(
+        tx,
+        batch,
+        6,
+        |values| {
+            format!(
+                "INSERT INTO fight_steps (fight_id, seq, side, decision, rolls, at) VALUES {values}"
+            )
+        },
+        bind_step,
+    )
+    .await
+    .map(|_| ())
+}
+
+/// A step's parameters, as [`insert_steps`] and [`append_steps`] write them.
+fn bind_step<'q>(
+    query: db::Query<'q>,
+    &(fight, seq, step): &'q (Id, i64, &Step<String>),
+) -> Result<db::Query<'q>> {
+    Ok(query
+        .bind(fight)
+        .bind(seq)
+        .bind(step.side.map(side_name))
+        .bind(step.decision.as_deref())
+        .bind(serde_json::to_string(&step.rolls)?)
+        .bind(step.at.to_rfc3339()))
 }
 
 /// A winner's practice standing in a month: whether landed, and the practice awards already
@@ -688,6 +712,9 @@ async fn book_writer(
     }
 }
 
+/// The book writer's page cache on a SQLite file: at most 16 MB (SQLite's default is 2 MB).
+const WRITER_CACHE: &str = "PRAGMA cache_size = -16384";
+
 /// Commits of the book writer between two checkpoints it asks for.
 const CHECKPOINT_COMMITS: u32 = 128;
 
@@ -702,6 +729,10 @@ async fn writer_connection(pool: &Db, kept: bool) -> Result<Conn> {
         db::query("PRAGMA wal_autocheckpoint = 0")
             .execute(&mut conn)
             .await?;
+        // Every end touches the fights, the claims, the ledger and the sums' log: with
+        // SQLite's default 2 MB of pages the writer read back from the file pages it had just
+        // written.
+        db::query(WRITER_CACHE).execute(&mut conn).await?;
     }
     Ok(conn)
 }

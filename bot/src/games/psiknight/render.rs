@@ -4,7 +4,8 @@ use herald_engine::psiknight::event::{
     Action, Counter, DamageResult, EndReason, Event, FirstPlayerRule, FirstStrikeRule, Height,
     Injury, Modifier, RollSkill,
 };
-use herald_engine::psiknight::{Decision, Match, Prompt, PromptKind, Side};
+use herald_engine::psiknight::{Match, Prompt, PromptKind, Side};
+use std::fmt::{self, Write as _};
 
 /// Display names, challenger first ("Dame Dara", "Sir Eoin").
 pub type Names = [String; 2];
@@ -29,32 +30,47 @@ pub(crate) fn injury_short(kind: Injury) -> &'static str {
 
 /// A number as replies write it: one minus sign, the narration's − (U+2212), never `-`.
 pub(crate) fn signed(n: i32) -> String {
-    if n < 0 {
-        format!("\u{2212}{}", n.unsigned_abs())
-    } else {
-        n.to_string()
+    Signed(n).to_string()
+}
+
+/// [`signed`], written where it goes: a roll's line is made in one buffer.
+struct Signed(i32);
+
+impl fmt::Display for Signed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 < 0 {
+            write!(f, "\u{2212}{}", self.0.unsigned_abs())
+        } else {
+            write!(f, "{}", self.0)
+        }
     }
 }
 
-/// "40 + 25 sweep − 25 opponent's Bonus, limited to 60".
-fn breakdown(base: i32, modifiers: &[Modifier], cap: Option<u32>) -> String {
-    let mut s = signed(base);
+/// "40 + 25 sweep − 25 opponent's Bonus, limited to 60", written at the end of `s`.
+fn write_breakdown(s: &mut String, base: i32, modifiers: &[Modifier], cap: Option<u32>) {
+    let _ = write!(s, "{}", Signed(base));
     for m in modifiers {
         let sign = if m.value < 0 { '−' } else { '+' };
-        s.push_str(&format!(" {sign} {} {}", m.value.abs(), m.kind.label()));
+        let _ = write!(s, " {sign} {} {}", m.value.abs(), m.kind.label());
     }
     if let Some(c) = cap {
-        s.push_str(&format!(", limited to {c}"));
+        let _ = write!(s, ", limited to {c}");
     }
-    s
 }
 
 /// The sum behind a target, when anything changed it: " (40 + 25 sweep)", else nothing.
 pub(crate) fn roll_sums(base: i32, modifiers: &[Modifier], cap: Option<u32>) -> String {
-    if modifiers.is_empty() && cap.is_none() {
-        String::new()
-    } else {
-        format!(" ({})", breakdown(base, modifiers, cap))
+    let mut s = String::new();
+    write_roll_sums(&mut s, base, modifiers, cap);
+    s
+}
+
+/// [`roll_sums`], written at the end of `s`.
+fn write_roll_sums(s: &mut String, base: i32, modifiers: &[Modifier], cap: Option<u32>) {
+    if !(modifiers.is_empty() && cap.is_none()) {
+        s.push_str(" (");
+        write_breakdown(s, base, modifiers, cap);
+        s.push(')');
     }
 }
 
@@ -77,17 +93,22 @@ fn roll_line(
         (_, true) => "success",
         (_, false) => "failure",
     };
-    let why = roll_sums(base, modifiers, cap);
     let auto = match automatic {
         Some(true) => " (Hypercognition: succeeds whatever the roll)",
         Some(false) => " (reversed Hypercognition: fails whatever the roll)",
         None => "",
     };
-    format!(
-        "{who} rolls {} {roll} vs {}{why}: {verdict}{auto}.",
+    // One buffer for the line: a roll is narrated at nearly every step.
+    let mut line = String::with_capacity(96 + who.len() + 24 * modifiers.len());
+    let _ = write!(
+        line,
+        "{who} rolls {} {roll} vs {}",
         skill.title(),
-        signed(target)
-    )
+        Signed(target)
+    );
+    write_roll_sums(&mut line, base, modifiers, cap);
+    let _ = write!(line, ": {verdict}{auto}.");
+    line
 }
 
 /// The narration of a batch of events, a line each (some events say nothing on their own).
@@ -296,14 +317,6 @@ pub fn narrate(events: &[Event], names: &Names) -> Vec<String> {
     lines
 }
 
-fn option_words(options: &[Decision]) -> String {
-    options
-        .iter()
-        .map(|d| format!("/{}", d.word()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// A prompt as a line: "Sir Eoin (evan): /sweep or /nosweep? 120s (default /nosweep)."
 pub fn prompt_line(
     m: &Match,
@@ -312,23 +325,34 @@ pub fn prompt_line(
     players: &[String; 2],
     secs_left: u64,
 ) -> String {
-    let who = format!("{} ({})", names[p.side.index()], players[p.side.index()]);
     let what = match p.kind {
-        PromptKind::Sweep => "announce a sweep or not".to_string(),
-        PromptKind::Strike => "strike".to_string(),
-        PromptKind::FightOn => "go on to Swordplay?".to_string(),
-        PromptKind::Action => "your turn".to_string(),
-        PromptKind::Counter => "defend".to_string(),
+        PromptKind::Sweep => "announce a sweep or not",
+        PromptKind::Strike => "strike",
+        PromptKind::FightOn => "go on to Swordplay?",
+        PromptKind::Action => "your turn",
+        PromptKind::Counter => "defend",
     };
-    let bonus = match m.bonus(p.side) {
-        (0, _) => String::new(),
-        (b, mode) => format!(" [Bonus +{b}, {}]", mode.name()),
-    };
-    format!(
-        "{who}, {what}{bonus}: {} ({secs_left}s, then /{}).",
-        option_words(&p.options),
-        p.default.word()
-    )
+    // Written into one buffer: a prompt follows nearly every move of every fight.
+    let (name, player) = (&names[p.side.index()], &players[p.side.index()]);
+    let mut line = String::with_capacity(96 + name.len() + player.len() + 12 * p.options.len());
+    line.push_str(name);
+    line.push_str(" (");
+    line.push_str(player);
+    line.push_str("), ");
+    line.push_str(what);
+    if let (b @ 1.., mode) = m.bonus(p.side) {
+        let _ = write!(line, " [Bonus +{b}, {}]", mode.name());
+    }
+    line.push_str(": ");
+    for (i, d) in p.options.iter().enumerate() {
+        if i > 0 {
+            line.push_str(", ");
+        }
+        line.push('/');
+        line.push_str(d.word());
+    }
+    let _ = write!(line, " ({secs_left}s, then /{}).", p.default.word());
+    line
 }
 
 #[cfg(test)]
