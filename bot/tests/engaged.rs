@@ -321,3 +321,33 @@ async fn a_tournament_match_waits_for_a_knight_fighting_in_another_process() {
         );
     }
 }
+
+/// A group fight's end frees every creature of it, not its two leads alone (migration 0018's
+/// triggers: knights, the leads, then the members), on both backends.
+#[tokio::test]
+async fn a_group_fights_end_frees_every_member() {
+    for backend in backends().await {
+        let which = backend.name();
+        let config: Config = toml::from_str("[games.channels]\n\"#minds\" = \"powerpool\"\n")
+            .expect("the test configuration parses");
+        let app = Arc::new(App::new(backend.store().await, config, Some(7)).unwrap());
+        let hub = Hub::manual(app, Arc::new(Clock::manual(at())), vec!['/', '!']);
+        for (nick, line) in [
+            ("ann", "/creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra"),
+            ("cai", "/creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm"),
+            ("dee", "/creature create Dun --kind psionicist --hd 4 --attack stab --defense swarm"),
+            ("bo", "/creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank"),
+        ] {
+            let a = say(&hub, "#minds", nick, line).await;
+            assert!(joined(&a).contains("ready"), "{which}: {a:?}");
+        }
+        say(&hub, "#minds", "ann", "/psicombat bo --with cai,dee").await;
+        for nick in ["bo", "cai", "dee"] {
+            say(&hub, "#minds", nick, "/accept").await;
+        }
+        assert_eq!(open_claims(&hub).await, 4, "{which}: the four are claimed");
+        let y = say(&hub, "#minds", "bo", "/yield").await;
+        assert!(joined(&y).contains("is over"), "{which}: {y:?}");
+        assert_eq!(open_claims(&hub).await, 0, "{which}: every member is freed");
+    }
+}

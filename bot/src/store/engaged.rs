@@ -1,8 +1,8 @@
 //! One fight at a time for a fighter, kept by the books rather than by each process's memory:
 //! a fight's start claims its fighters in `engaged_fighters` (migration 0017) in the same
 //! transaction that records the fight, so of two processes starting fights of one knight at
-//! once exactly one commits. The end of a fight frees them by the table's trigger, in the
-//! transaction that ends it.
+//! once exactly one commits. The end of a fight frees them by the table's triggers (migration
+//! 0018), in the transaction that ends it.
 
 use super::db::{self, Tx};
 use super::Id;
