@@ -63,14 +63,15 @@ fn kind(f: &FightSummary) -> String {
     }
 }
 
-/// How the fight came out, in a few words.
-fn result(f: &FightSummary) -> String {
+/// How the fight came out, in a few words, with `winner` named as its winner (a side of
+/// several, or the books' one).
+fn result(f: &FightSummary, winner: Option<&str>) -> String {
     let how = f
         .reason
         .as_deref()
         .map(|r| format!(" ({})", r.replace('_', " ")))
         .unwrap_or_default();
-    match (&f.ended_at, &f.winner) {
+    match (&f.ended_at, winner) {
         (None, _) => "still being fought".to_string(),
         (Some(_), Some(w)) => format!("{w} won{how}"),
         (Some(_), None) => format!("a draw{how}"),
@@ -87,8 +88,8 @@ async fn fight(app: &App, realm: Id, id: Id) -> Result<Lines> {
     let [pa, pb] = &f.players;
     // A group fight names every creature of each side, and its winning side whole.
     let sides = app.store.fight_sides(f.id).await?;
-    let (who, won) = if sides[0].is_empty() {
-        (format!("{a} ({pa}) vs {b} ({pb})"), result(&f))
+    let (who, winner) = if sides[0].is_empty() {
+        (format!("{a} ({pa}) vs {b} ({pb})"), f.winner.clone())
     } else {
         let named = |side: &[(String, String)]| {
             and_list(
@@ -107,15 +108,10 @@ async fn fight(app: &App, realm: Id, id: Id) -> Result<Lines> {
                     .find(|s| s.first().is_some_and(|(n, _)| n == w))
             })
             .map(|s| and_list(&s.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()));
-        let won = match winners {
-            Some(w) => result(&FightSummary {
-                winner: Some(w),
-                ..f.clone()
-            }),
-            None => result(&f),
-        };
-        (format!("{} vs {}", named(&sides[0]), named(&sides[1])), won)
+        let who = format!("{} vs {}", named(&sides[0]), named(&sides[1]));
+        (who, winners.or_else(|| f.winner.clone()))
     };
+    let won = result(&f, winner.as_deref());
     let span = match &f.ended_at {
         Some(end) => format!(
             "{} to {}",
@@ -281,7 +277,7 @@ async fn fights(
             f.id,
             when(app, realm, &f.started_at),
             kind(f),
-            result(f)
+            result(f, f.winner.as_deref())
         ));
     }
     let earlier = total.saturating_sub(offset as usize + rows.len());

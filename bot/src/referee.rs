@@ -751,12 +751,8 @@ impl<G: Game> Referee<G> {
             .iter()
             .filter(|m| m.side == Side::Challenger)
             .count();
-        let setup = if c.fighters.len() > 2 {
-            let refs: Vec<&Character> = c.fighters.iter().collect();
-            self.game.group_setup(&refs, challengers)?
-        } else {
-            self.game.setup([&c.fighters[0], &c.fighters[1]])?
-        };
+        let refs: Vec<&Character> = c.fighters.iter().collect();
+        let setup = crate::games::setup_of(&self.game, &refs, challengers)?;
         let seed = self.app.next_seed();
         let mut opened = live::open::<G::Fight>(setup.clone(), seed, &self.app.queue, now);
         let setup_json = serde_json::to_value(&setup)?;
@@ -1267,10 +1263,7 @@ impl<G: Game> Referee<G> {
                 format!("Name each {} once. {usage}", G::CHARACTER)
             }]);
         }
-        let setup = match all.as_slice() {
-            [a, b] => self.game.setup([a, b])?,
-            _ => self.game.group_setup(&all, sides[0].len())?,
-        };
+        let setup = crate::games::setup_of(&self.game, &all, sides[0].len())?;
         let seed = u64::from_le_bytes(self.app.next_seed()[..8].try_into().unwrap_or([0; 8]));
         let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let odds = tokio::task::spawn_blocking(move || {

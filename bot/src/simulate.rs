@@ -385,13 +385,11 @@ pub fn matchup<'a, G: Game>(
         }
         let challengers = sides[0].len();
         let found: Vec<&Character> = sides.iter().flatten().collect();
-        let setup = match found.as_slice() {
-            [a, b] => game.setup([a, b])?,
-            _ if challengers > 0 && found.len() > challengers => {
-                game.group_setup(&found, challengers)?
-            }
-            _ => return Ok(Lookup::Missing(None)),
-        };
+        // Two are a duel; more need a creature on each side.
+        if found.len() != 2 && (challengers == 0 || found.len() <= challengers) {
+            return Ok(Lookup::Missing(None));
+        }
+        let setup = crate::games::setup_of(&game, &found, challengers)?;
         // "Ash and Cai" to read; `Ash,Cai` as the command line names them.
         let styled = |side: &[Character]| {
             crate::reply::and_list(&side.iter().map(|c| game.styled(c)).collect::<Vec<_>>())

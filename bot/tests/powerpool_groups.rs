@@ -404,11 +404,8 @@ async fn a_control_is_dedicated_across_turns_and_the_fight_ends_by_a_yield() {
     assert_eq!(chars[1].1["dice_lost"], 0);
 }
 
-// PC32: a member who yields loses, though its side wins; the others take their side's result.
-#[tokio::test]
-async fn a_member_who_yields_loses_though_its_side_wins() {
-    let books = Books::new();
-    let transcript = "\
+/// Ash and Cai against Brim, accepted (initiative Cai, Ash, Brim).
+const ASH_AND_CAI_V_BRIM: &str = "\
 @clock 2026-12-01T10:00:00Z
 [#minds] ann: /creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra
 [#minds] cai: /creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm
@@ -417,12 +414,21 @@ async fn a_member_who_yields_loses_though_its_side_wins() {
 [#minds] bo: /accept
 @dice 10 15 5
 [#minds] cai: /accept
+";
+
+// PC32: a member who yields loses, though its side wins; the others take their side's result.
+#[tokio::test]
+async fn a_member_who_yields_loses_though_its_side_wins() {
+    let books = Books::new();
+    let transcript = format!(
+        "{ASH_AND_CAI_V_BRIM}\
 [#minds] cai: /yield
 [#minds] ann: /attack Brim overload
 @dice 15 8 8 8 8 8 8 8 8 1 1 1 1
 [#minds] bo: /defend blank
-";
-    let run = run_with(&books.path(), CONFIG, transcript).await;
+"
+    );
+    let run = run_with(&books.path(), CONFIG, &transcript).await;
     assert_eq!(run.result, Ok(()), "{}", run.out);
     run.expect("Cai yields (PC32).")
         .expect("Ash wins by control in round 1: Cai and Brim have no free creature left (PC31).");
@@ -667,19 +673,8 @@ async fn a_moderator_by_role_names_an_npc_ally() {
 #[tokio::test]
 async fn a_group_fights_summary_names_every_member() {
     let books = Books::new();
-    let transcript = "\
-@clock 2026-12-01T10:00:00Z
-[#minds] ann: /creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra
-[#minds] cai: /creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm
-[#minds] bo: /creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank
-[#minds] ann: /psicombat bo --with cai
-[#minds] bo: /accept
-@dice 10 15 5
-[#minds] cai: /accept
-[#minds] bo: /yield
-[#minds] cai: /fight 1
-";
-    let run = run_with(&books.path(), CONFIG, transcript).await;
+    let transcript = format!("{ASH_AND_CAI_V_BRIM}[#minds] bo: /yield\n[#minds] cai: /fight 1\n");
+    let run = run_with(&books.path(), CONFIG, &transcript).await;
     assert_eq!(run.result, Ok(()), "{}", run.out);
     run.expect("Fight #1 (Power Pools bout, #minds): Ash (ann) and Cai (cai) vs Brim (bo), 2026-12-01 10:00 to 2026-12-01 10:00.")
         .expect("Result: Ash and Cai won (yield).");

@@ -777,6 +777,19 @@ pub fn ids() -> String {
     GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
 }
 
+/// What a fight of `fighters` (in listing order, the first `challengers` the challenger's)
+/// starts from: a duel's [`Game::setup`], else the game's [`Game::group_setup`].
+pub(crate) fn setup_of<G: Game>(
+    game: &G,
+    fighters: &[&Character],
+    challengers: usize,
+) -> Result<<G::Fight as Fight>::Setup> {
+    match fighters {
+        [a, b] => game.setup([a, b]),
+        _ => game.group_setup(fighters, challengers),
+    }
+}
+
 /// The sides of `fighters` in listing order, the first `challengers` the challenger's, as the
 /// channel names them: each creature styled by its game, a side of several read "Ash and
 /// Cai", the leads the challenger and the first foe (the referee's, and a replay's).

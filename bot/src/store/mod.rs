@@ -1006,7 +1006,8 @@ impl Store {
     /// # Panics
     /// On PostgreSQL: such tests are SQLite's.
     pub fn pool(&self) -> &SqlitePool {
-        self.sqlite().expect("a SQLite store")
+        self.sqlite()
+            .expect("Store::pool serves tests on SQLite; code for either backend uses Store::db")
     }
 
     /// The id of a realm, created on first use.
