@@ -425,25 +425,10 @@ pub const fn concat<const N: usize>(parts: &[&[CommandSpec]]) -> [CommandSpec; N
 }
 
 /// The table entry named exactly `name`, its words as [`Command::name`] gives them (lower case,
-/// one space between words) or an alias: what [`find_spec`] finds for such a name, by one
-/// lookup, since every command asks it for its access.
+/// one space between words) or an alias: what [`find_spec`] finds for such a name, looked up in
+/// the parser's index of the table, since every command asks it for its access.
 pub(crate) fn spec_named(name: &str) -> Option<&'static CommandSpec> {
-    static BY_NAME: std::sync::OnceLock<std::collections::HashMap<String, &'static CommandSpec>> =
-        std::sync::OnceLock::new();
-    BY_NAME
-        .get_or_init(|| {
-            let mut by_name = std::collections::HashMap::new();
-            // The first entry a name or alias finds, as the search of `find_spec` does.
-            for spec in COMMANDS.iter() {
-                by_name.entry(spec.name()).or_insert(spec);
-                for alias in spec.aliases {
-                    by_name.entry((*alias).to_string()).or_insert(spec);
-                }
-            }
-            by_name
-        })
-        .get(name)
-        .copied()
+    super::parse::named(&[COMMANDS], name.split(' ').count(), name)
 }
 
 /// The table entry for a command's words or an alias (`roll`, `rol`, `knight create`),
