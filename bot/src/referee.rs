@@ -89,13 +89,25 @@ pub fn claimed_elsewhere(
     names: &[String],
     anyone: &str,
 ) -> Option<String> {
+    let (who, channel) = claimed_by(e, ids, names)?;
+    Some(fighting_elsewhere(who.unwrap_or(anyone), channel))
+}
+
+/// For a start the books refused because a fighter is claimed by a fight another process
+/// started: that fighter's name among `names` (in the order of `ids`; `None` when the books name
+/// another id) and the channel of the fight that holds them; `None` for any other error.
+pub fn claimed_by<'a>(
+    e: &'a anyhow::Error,
+    ids: &[Id],
+    names: &'a [String],
+) -> Option<(Option<&'a str>, &'a str)> {
     let busy = e.downcast_ref::<crate::store::engaged::Engaged>()?;
     let who = ids
         .iter()
         .position(|&i| i == busy.fighter)
         .and_then(|i| names.get(i))
-        .map_or(anyone, String::as_str);
-    Some(fighting_elsewhere(who, &busy.channel))
+        .map(String::as_str);
+    Some((who, busy.channel.as_str()))
 }
 
 /// An open fight as the books hold it, for the table of its game to take up after a restart.

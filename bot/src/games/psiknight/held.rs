@@ -846,18 +846,11 @@ impl Tiltyard {
                 self.app.release(&pair);
                 // A knight the books hold in a fight another process started: the match
                 // waits for it, as for a fight of this process.
-                match e.downcast_ref::<crate::store::engaged::Engaged>() {
-                    Some(busy) => {
-                        let who = if busy.fighter == pair[0] {
-                            &names[0]
-                        } else {
-                            &names[1]
-                        };
-                        let channel = busy.channel.clone();
-                        Ok(self.wait_for(r, who, &channel, now))
-                    }
-                    None => Err(e),
-                }
+                let Some((who, channel)) = crate::referee::claimed_by(&e, &pair, &names) else {
+                    return Err(e);
+                };
+                let (who, channel) = (who.unwrap_or("a knight").to_string(), channel.to_string());
+                Ok(self.wait_for(r, &who, &channel, now))
             }
         }
     }
