@@ -128,7 +128,7 @@ async fn each_realm_counts_its_days_and_challenges_by_its_own_settings() {
         let a = say(&hub, place, "warden", &line).await;
         assert!(a.lines.join(" ").contains(zone), "{place}: {a:?}");
     }
-    // The books' times are told in each realm's zone: `/fights` the first fight's start
+    // R25: the books' times are told in each realm's zone: `/fights` the first fight's start
     // (14:30 UTC), `/ledger` the day of the second's award (15:30 UTC: 2 December in Tokyo).
     let told = |a: &Answer| [a.lines.clone(), a.private.clone()].concat().join(" ");
     for (place, name, first, day) in [
