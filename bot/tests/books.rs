@@ -7,12 +7,13 @@ mod common;
 use common::*;
 use herald_bot::app::App;
 use herald_bot::clock::Clock;
-use herald_bot::command::{AnySkill, Command};
 use herald_bot::config::Config;
+use herald_bot::games::psiknight::command::PsiCommand;
 use herald_bot::hub::Hub;
 use herald_bot::store::{Id, Store};
 use herald_bot::transport::{script, LOCAL_REALM};
 use herald_bot::{desk, office};
+use herald_engine::psiknight::books::AnySkill;
 use herald_engine::psiknight::PsiSkill;
 use sqlx::Row;
 use std::path::Path;
@@ -654,12 +655,12 @@ async fn race(apps: [Arc<App>; 2], rounds: usize) {
     ];
     let now = chrono::Utc::now();
     for round in 0..rounds {
-        let award = Command::AdminAward {
+        let award = PsiCommand::AdminAward {
             knight: "Alan".into(),
             hp: herald_bot::command::HalfPoints(4),
             reason: "for the race".into(),
         };
-        desk::handle(&apps[0], realm, "alice", award, now)
+        desk::handle(&apps[0], realm, "alice", award.into(), now)
             .await
             .unwrap();
         let mut tasks = Vec::new();
@@ -667,7 +668,7 @@ async fn race(apps: [Arc<App>; 2], rounds: usize) {
             let app = app.clone();
             let skill = AnySkill::Psi(psi[(round + i) % psi.len()]);
             tasks.push(tokio::spawn(async move {
-                desk::handle(&app, realm, "alan", Command::Spend { skill }, now).await
+                desk::handle(&app, realm, "alan", PsiCommand::Spend { skill }.into(), now).await
             }));
         }
         let mut raised = 0;

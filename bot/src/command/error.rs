@@ -73,7 +73,7 @@ pub enum ParseErrorKind {
         /// The option.
         label: &'static str,
     },
-    /// A skill, psi skill or monarch that does not exist: the engine's message.
+    /// A name of a game's kind (a skill, a monarch) that matches none.
     #[error("{0}")]
     UnknownName(UnknownName),
     /// A word not among the choices.
@@ -138,11 +138,13 @@ pub enum ParseErrorKind {
         /// What went wrong and what is accepted.
         why: &'static str,
     },
-    /// A psi skill without its points.
-    #[error("write each psi skill with its points, such as cpk:20; '{word}' is not")]
-    BadPsiPoints {
+    /// An item of a list not written as its kind asks (a psi skill without its points).
+    #[error("{how}; '{word}' is not")]
+    BadItem {
         /// The item.
         word: String,
+        /// How each item is written, with an example.
+        how: &'static str,
     },
     /// An opening quote without its closing one.
     #[error("a quote is not closed; end the name with \"")]
@@ -167,6 +169,18 @@ pub(crate) fn which_action(word: &Option<String>, expected: &str) -> String {
         Some(w) => format!("'{w}' is not {expected}"),
         None => format!("say which: {expected}"),
     }
+}
+
+/// A name that matched nothing of its kind; carries the word and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown {kind} '{word}'; expected one of: {expected}")]
+pub struct UnknownName {
+    /// What kind of name was expected ("skill", "monarch").
+    pub kind: &'static str,
+    /// The word as given.
+    pub word: String,
+    /// The accepted words, comma-separated.
+    pub expected: &'static str,
 }
 
 /// A bad command line: what was wrong, and the usage. Display is the one-line reply. Boxed,

@@ -27,9 +27,8 @@
 //! (R3), or whether a decision is legal now is for the engine and the session to say.
 
 use chrono::{DateTime, NaiveDateTime, TimeZone, Utc};
-use herald_engine::psiknight::knight::UnknownName;
-use herald_engine::psiknight::{BonusMode, Decision, Monarch, NewKnight, PsiSkill, Skill, Style};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 use std::fmt;
 use std::time::Duration;
 use thiserror::Error;
@@ -65,70 +64,6 @@ pub use lexer::*;
 pub use parse::*;
 pub use spec::*;
 pub use table::*;
-
-/// The choices of `/knight create`, ready for the engine's [`NewKnight::create`], which checks
-/// the creation rules (R3); the grammar has checked only that each word names something.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CreateKnight {
-    /// The name as typed (quotes removed).
-    pub name: String,
-    /// The fighting skills that start at 40, in the order given.
-    pub top: Vec<Skill>,
-    /// The psi skills with their percentiles, in the order given.
-    pub psi: Vec<(PsiSkill, u32)>,
-    /// The monarch, named by name or kingdom.
-    pub monarch: Monarch,
-    /// Dame with `--dame`, else Sir.
-    pub style: Style,
-}
-
-impl CreateKnight {
-    /// The engine's form of these choices.
-    pub fn to_new_knight(&self) -> NewKnight {
-        self.clone().into()
-    }
-}
-
-impl From<CreateKnight> for NewKnight {
-    fn from(k: CreateKnight) -> Self {
-        NewKnight {
-            name: k.name,
-            top: k.top,
-            psi: k.psi,
-            monarch: k.monarch,
-            style: k.style,
-        }
-    }
-}
-
-/// A fighting skill or a psi skill: what `/spend` raises (R30 prices both alike).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AnySkill {
-    /// One of the six fighting skills.
-    Fighting(Skill),
-    /// One of the seven psi skills.
-    Psi(PsiSkill),
-}
-
-impl AnySkill {
-    /// The lower-case name used in commands.
-    pub fn name(self) -> &'static str {
-        match self {
-            AnySkill::Fighting(s) => s.name(),
-            AnySkill::Psi(s) => s.name(),
-        }
-    }
-}
-
-impl fmt::Display for AnySkill {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AnySkill::Fighting(s) => s.fmt(f),
-            AnySkill::Psi(s) => s.fmt(f),
-        }
-    }
-}
 
 /// A number of points counted in halves, as the books keep them (R29): `HalfPoints(5)` is 2.5.
 #[derive(
@@ -209,78 +144,16 @@ impl When {
     }
 }
 
-/// Which points `/standings` ranks by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Standing {
-    /// Honor Points (the default).
-    #[default]
-    Hp,
-    /// Prestige Points.
-    Pp,
-}
-
-/// `/hostility declare` or `/hostility end`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HostilityAction {
-    /// Begin a state of hostility (R33).
-    Declare,
-    /// Assent to ending it; it ends when both have (R33).
-    End,
-}
-
-/// The settings of `/tournament schedule`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Schedule {
-    /// The tournament's name.
-    pub name: String,
-    /// When the Lists begin.
-    pub when: When,
-    /// The host: a monarch or a noble sponsor, as typed.
-    pub host: Option<String>,
-    /// The channel it is held in, as typed (`#lists` or a Discord `<#id>`); `None` for this one.
-    pub channel: Option<String>,
-    /// A Melee follows the Lists (R37).
-    pub melee: bool,
-    /// Each knight may remount once in the Melee (R37).
-    pub remount: bool,
-    /// The Melee's time limit in minutes.
-    pub melee_minutes: Option<u32>,
-    /// Schedule even if the month already has a tournament (R38); the override is logged.
-    pub force: bool,
-}
-
-/// Everything a player, moderator or admin can ask of Herald. Plain data: the session decides
-/// what it means now (`/accept` answers a challenge, an allegiance offer or a melee pass).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Everything a player, moderator or admin can ask of Herald: the commands every game shares,
+/// and a game's own (read as text, [`Command::Game`], or into the game's own type,
+/// [`Command::Own`]). Plain data: the session decides what it means now (`/accept` answers a
+/// challenge, an allegiance offer or a melee pass).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// `/knight create`: create your knight (R3).
-    CreateKnight(CreateKnight),
-    /// `/knight [NAME]`: show a sheet; `None` is your own.
-    Knight {
-        /// The knight to show.
-        name: Option<String>,
-    },
-    /// `/honor [NAME]`: Honor and Prestige; `None` is your own.
-    Honor {
-        /// The knight to show.
-        name: Option<String>,
-    },
     /// `/roll EXPR`: roll dice; the expression is parsed by the engine's notation module.
     Roll {
         /// The rest of the line, trimmed.
         expr: String,
-    },
-    /// `/ledger [NAME] [--month YYYY-MM] [--page N]`: the entries of the books, newest first.
-    Ledger {
-        /// The knight; `None` is your own.
-        name: Option<String>,
-        /// Only this month's entries.
-        month: Option<YearMonth>,
-        /// Which page of 30 entries, newest first; `None` is the first.
-        page: Option<u32>,
     },
     /// `/fight N`: a past (or open) fight summed up in a few lines.
     Fight {
@@ -294,110 +167,10 @@ pub enum Command {
         /// Which page of 10 fights, newest first; `None` is the first.
         page: Option<u32>,
     },
-    /// `/standings [hp|pp]`: the realm's knights ranked.
-    Standings {
-        /// What to rank by.
-        by: Standing,
-    },
-    /// `/spend SKILL`: raise a skill by one step (R30).
-    Spend {
-        /// The skill to raise.
-        skill: AnySkill,
-    },
-    /// `/land`: buy a grant of lands from your monarch (R31).
-    Land,
-    /// `/grant KNIGHT`: as a noble, grant lands to a knight who becomes your vassal (R31).
-    Grant {
-        /// The knight to receive lands.
-        knight: String,
-    },
-    /// `/advance`: ask for the next noble title (R32).
-    Advance,
-    /// `/swear KNIGHT`: swear allegiance to a lord, or accept a knight's oath.
-    Swear {
-        /// The other party.
-        knight: String,
-    },
-    /// `/release KNIGHT`: release a vassal by mutual consent.
-    Release {
-        /// The vassal or lord.
-        knight: String,
-    },
-    /// `/renounce KNIGHT`: break allegiance (R33).
-    Renounce {
-        /// The lord or vassal.
-        knight: String,
-    },
-    /// `/hostility declare|end KNIGHT` (R33).
-    Hostility {
-        /// Declare or end.
-        action: HostilityAction,
-        /// The other party.
-        knight: String,
-    },
-    /// `/ransom demand KNIGHT [PP]`: name a captive's ransom; `None` is the customary one.
-    RansomDemand {
-        /// The captive.
-        knight: String,
-        /// The ransom asked.
-        pp: Option<HalfPoints>,
-    },
-    /// `/ransom free KNIGHT`: free a captive without ransom.
-    RansomFree {
-        /// The captive.
-        knight: String,
-    },
-    /// `/ransom kill KNIGHT`: kill a captive of a fight under hostility.
-    RansomKill {
-        /// The captive.
-        knight: String,
-    },
-    /// `/ransom pay KNIGHT PP`: pay all or part of a captive's ransom.
-    RansomPay {
-        /// The captive.
-        knight: String,
-        /// The Prestige paid.
-        pp: HalfPoints,
-    },
-    /// `/admin award KNIGHT HP REASON...`: a ledger entry by hand.
-    AdminAward {
-        /// The knight.
-        knight: String,
-        /// Honor awarded; negative to take away.
-        hp: HalfPoints,
-        /// Why, for the ledger.
-        reason: String,
-    },
-    /// `/admin revoke ENTRY_ID`: reverse a ledger entry.
-    AdminRevoke {
-        /// The entry's number.
-        entry: u64,
-    },
-    /// `/admin rename KNIGHT NEW_NAME`.
-    AdminRename {
-        /// The knight.
-        knight: String,
-        /// The new name.
-        new_name: String,
-    },
-    /// `/admin retire KNIGHT`: retire a knight from the realm.
-    AdminRetire {
-        /// The knight.
-        knight: String,
-    },
-    /// `/joust TARGET`: challenge a knight to a practice fight.
-    Joust {
-        /// A nick, `@nick`, a Discord mention `<@123>` or a knight name, as typed; the session
-        /// resolves it.
-        target: String,
-    },
     /// `/accept`: accept a challenge, an allegiance offer or a melee pass.
     Accept,
     /// `/decline`: decline a challenge, or decline Swordplay after a practice Joust (R41).
     Decline,
-    /// `/confirm`: go ahead with the act that cannot be undone the speaker was just asked to
-    /// confirm (oathbreaking, `/ransom kill`), within 60 s of the asking (R180).
-    Confirm,
     /// `/link [CODE]`: without a code, a one-time code for the speaker alone (10 minutes); with
     /// one, typed on another platform, joins the speaker's account to the code's.
     Link {
@@ -425,60 +198,6 @@ pub enum Command {
         /// The second; `None` is your own knight.
         other: Option<String>,
     },
-    /// A fighter's decision: the checklist moves, `/bonus` and `/psi`.
-    Decide(Decision),
-    /// `/tournament`: show this month's tournament.
-    Tournament,
-    /// `/tournament schedule ...`.
-    TournamentSchedule(Schedule),
-    /// `/tournament start [TOURNAMENT]`.
-    TournamentStart {
-        /// Which tournament, by number or name; the one scheduled here when left out.
-        which: Option<String>,
-    },
-    /// `/tournament cancel [TOURNAMENT]`.
-    TournamentCancel {
-        /// Which tournament, by number or name; the only one scheduled when left out.
-        which: Option<String>,
-    },
-    /// `/melee prize KNIGHT`: name the Melee's first prize (R37).
-    MeleePrize {
-        /// The knight.
-        knight: String,
-    },
-    /// `/enter [TOURNAMENT]`: enter a tournament.
-    Enter {
-        /// Which tournament, by number or name; the next one scheduled when left out.
-        which: Option<String>,
-    },
-    /// `/withdraw [TOURNAMENT]`: withdraw from a tournament.
-    Withdraw {
-        /// Which tournament, by number or name; the one entered when left out.
-        which: Option<String>,
-    },
-    /// `/bracket`: the Lists so far.
-    Bracket,
-    /// `/melee join SIDE` (R37).
-    MeleeJoin {
-        /// The side's name, as the moderator gave it.
-        side: String,
-    },
-    /// `/pass KNIGHT`: offer a melee pass to a knight of the other side (R37).
-    Pass {
-        /// The knight offered the pass.
-        knight: String,
-    },
-    /// `/melee open SIDE SIDE`: a moderator opens the Melee with its two sides (R37, R133).
-    MeleeOpen {
-        /// The first side's name.
-        first: String,
-        /// The second side's name.
-        second: String,
-    },
-    /// `/melee start`: the muster is over and passes may be offered (R133).
-    MeleeStart,
-    /// `/melee time`: a moderator calls time before the limit (R135).
-    MeleeTime,
     /// `/challenge TARGET`: start a fight in the channel's game (PsiKnight's is `/joust`).
     Challenge {
         /// A nick, `@nick`, a mention or a character's name.
@@ -525,6 +244,87 @@ pub enum Command {
     /// A command of the channel's game's own table (`/attack`, `/smith`), as read; the game's
     /// folder gives it meaning.
     Game(GameCommand),
+    /// A command of a game's own table that its builder read into the game's own type
+    /// (PsiKnight's `/spend lance`); the game's folder takes it back with [`OwnCommand::get`].
+    Own(OwnCommand),
+}
+
+/// What a game's own command type tells the core about a command: its words, and what the hub
+/// does around it.
+pub trait GameOrder: Any + fmt::Debug + Send + Sync {
+    /// The command's words, as in the table: `knight create`, `sweep`.
+    fn name(&self) -> &'static str;
+
+    /// The channel the command names to hold what it sets up there ([`Command::held_in_mut`]).
+    fn held_in_mut(&mut self) -> Option<&mut String> {
+        None
+    }
+
+    /// Whether it schedules what channels load from the books ([`Command::schedules`]).
+    fn schedules(&self) -> bool {
+        false
+    }
+}
+
+/// A [`GameOrder`] that can be cloned and compared behind a box; implemented for every game
+/// command type that is `Clone` and `PartialEq`.
+trait OwnOrder: GameOrder {
+    fn boxed(&self) -> Box<dyn OwnOrder>;
+    fn same(&self, other: &dyn Any) -> bool;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: GameOrder + Clone + PartialEq> OwnOrder for T {
+    fn boxed(&self) -> Box<dyn OwnOrder> {
+        Box::new(self.clone())
+    }
+
+    fn same(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>() == Some(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A command in its game's own type, which the core carries without knowing it.
+pub struct OwnCommand(Box<dyn OwnOrder>);
+
+impl OwnCommand {
+    /// Wraps a game's command.
+    pub fn new<T: GameOrder + Clone + PartialEq>(order: T) -> Self {
+        OwnCommand(Box::new(order))
+    }
+
+    /// The game's command, when it is of type `T`.
+    pub fn get<T: GameOrder>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+
+    fn order(&self) -> &dyn OwnOrder {
+        self.0.as_ref()
+    }
+}
+
+impl Clone for OwnCommand {
+    fn clone(&self) -> Self {
+        OwnCommand(self.0.boxed())
+    }
+}
+
+impl PartialEq for OwnCommand {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same(other.0.as_any())
+    }
+}
+
+impl Eq for OwnCommand {}
+
+impl fmt::Debug for OwnCommand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 /// A command of a game's own table, as read by the one parser: its words, and each argument
@@ -556,54 +356,18 @@ impl Command {
     /// The command's words, as in the table: `roll`, `knight create`, `ransom pay`, `sweep`.
     pub fn name(&self) -> &'static str {
         match self {
-            Command::CreateKnight(_) => "knight create",
-            Command::Knight { .. } => "knight",
-            Command::Honor { .. } => "honor",
+            Command::Own(own) => own.order().name(),
             Command::Roll { .. } => "roll",
-            Command::Ledger { .. } => "ledger",
-            Command::Standings { .. } => "standings",
             Command::Fight { .. } => "fight",
             Command::Fights { .. } => "fights",
-            Command::Spend { .. } => "spend",
-            Command::Land => "land",
-            Command::Grant { .. } => "grant",
-            Command::Advance => "advance",
-            Command::Swear { .. } => "swear",
-            Command::Release { .. } => "release",
-            Command::Renounce { .. } => "renounce",
-            Command::Hostility { .. } => "hostility",
-            Command::RansomDemand { .. } => "ransom demand",
-            Command::RansomFree { .. } => "ransom free",
-            Command::RansomKill { .. } => "ransom kill",
-            Command::RansomPay { .. } => "ransom pay",
-            Command::AdminAward { .. } => "admin award",
-            Command::AdminRevoke { .. } => "admin revoke",
-            Command::AdminRename { .. } => "admin rename",
-            Command::AdminRetire { .. } => "admin retire",
-            Command::Joust { .. } => "joust",
             Command::Accept => "accept",
             Command::Decline => "decline",
-            Command::Confirm => "confirm",
             Command::Link { .. } => "link",
             Command::Unlink => "unlink",
             Command::Status => "status",
             Command::Help { .. } => "help",
             Command::Rules { .. } => "rules",
             Command::Odds { .. } => "odds",
-            Command::Decide(d) => d.word(),
-            Command::Tournament => "tournament",
-            Command::TournamentSchedule(_) => "tournament schedule",
-            Command::TournamentStart { .. } => "tournament start",
-            Command::TournamentCancel { .. } => "tournament cancel",
-            Command::MeleePrize { .. } => "melee prize",
-            Command::Enter { .. } => "enter",
-            Command::Withdraw { .. } => "withdraw",
-            Command::Bracket => "bracket",
-            Command::MeleeJoin { .. } => "melee join",
-            Command::Pass { .. } => "pass",
-            Command::MeleeOpen { .. } => "melee open",
-            Command::MeleeStart => "melee start",
-            Command::MeleeTime => "melee time",
             Command::Challenge { .. } => "challenge",
             Command::SetGame { .. } => "game",
             Command::Narration { .. } => "narration",
@@ -620,7 +384,7 @@ impl Command {
     /// --channel #c`), which the hub places in the realm's books; `None` for the rest.
     pub fn held_in_mut(&mut self) -> Option<&mut String> {
         match self {
-            Command::TournamentSchedule(s) => s.channel.as_mut(),
+            Command::Own(own) => own.0.held_in_mut(),
             _ => None,
         }
     }
@@ -628,7 +392,7 @@ impl Command {
     /// Whether the command schedules what channels load from the books (a tournament), after
     /// which the hub has them load it anew.
     pub fn schedules(&self) -> bool {
-        matches!(self, Command::TournamentSchedule(_))
+        matches!(self, Command::Own(own) if own.order().schedules())
     }
 
     /// The command's table entry.

@@ -540,71 +540,14 @@ pub(crate) fn read_value(
         ArgKind::Text | ArgKind::Knight | ArgKind::Target | ArgKind::Topic => {
             Ok(Value::Text(word.to_string()))
         }
-        ArgKind::Skills => {
+        ArgKind::Game(kind) if kind.list => {
             let text = continue_list(token.text, lexer);
-            let skills = list_items(&text)
-                .map(|s| s.parse::<Skill>().map_err(unknown_name))
-                .collect::<Result<Vec<_>, _>>()?;
-            if skills.is_empty() {
+            if list_items(&text).next().is_none() {
                 return Err(missing(arg));
             }
-            Ok(Value::Skills(skills))
+            (kind.read)(&text).map(Value::Game)
         }
-        ArgKind::PsiPoints => {
-            let text = continue_list(token.text, lexer);
-            let mut psi = Vec::new();
-            for item in list_items(&text) {
-                let Some((name, points)) = item.split_once([':', '=']) else {
-                    return Err(ParseErrorKind::BadPsiPoints { word: shown(item) });
-                };
-                let skill = name.parse::<PsiSkill>().map_err(unknown_name)?;
-                let points = parse_digits(points.trim(), 9)
-                    .and_then(|n| u32::try_from(n).ok())
-                    .ok_or_else(|| ParseErrorKind::BadPsiPoints { word: shown(item) })?;
-                psi.push((skill, points));
-            }
-            if psi.is_empty() {
-                return Err(missing(arg));
-            }
-            Ok(Value::PsiPoints(psi))
-        }
-        ArgKind::Monarch => word
-            .parse::<Monarch>()
-            .map(Value::Monarch)
-            .map_err(unknown_name),
-        ArgKind::AnySkill => {
-            if let Ok(skill) = word.parse::<Skill>() {
-                Ok(Value::Any(AnySkill::Fighting(skill)))
-            } else if let Ok(skill) = word.parse::<PsiSkill>() {
-                Ok(Value::Any(AnySkill::Psi(skill)))
-            } else {
-                Err(unknown_name(UnknownName {
-                    kind: "skill",
-                    word: word.to_string(),
-                    expected: ANY_SKILL_EXPECTED,
-                }))
-            }
-        }
-        ArgKind::PsiOrOff => {
-            if word.eq_ignore_ascii_case("off") {
-                return Ok(Value::PsiOrOff(None));
-            }
-            word.parse::<PsiSkill>()
-                .map(|s| Value::PsiOrOff(Some(s)))
-                .map_err(|e| {
-                    unknown_name(UnknownName {
-                        expected: PSI_OR_OFF_EXPECTED,
-                        ..e
-                    })
-                })
-        }
-        ArgKind::BonusMode => {
-            let mode = [BonusMode::Attack, BonusMode::Defend, BonusMode::Weaken]
-                .into_iter()
-                .find(|m| m.name().eq_ignore_ascii_case(word));
-            mode.map(Value::Bonus)
-                .ok_or_else(|| bad_choice(word, BONUS_WORDS))
-        }
+        ArgKind::Game(kind) => (kind.read)(word).map(Value::Game),
         ArgKind::Choice(words) => words
             .iter()
             .find(|w| w.eq_ignore_ascii_case(word))
@@ -842,12 +785,7 @@ pub(crate) fn parse_delay(text: &str) -> Result<Duration, &'static str> {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Value {
     Text(String),
-    Skills(Vec<Skill>),
-    PsiPoints(Vec<(PsiSkill, u32)>),
-    Monarch(Monarch),
-    Any(AnySkill),
-    PsiOrOff(Option<PsiSkill>),
-    Bonus(BonusMode),
+    Game(GameValue),
     Choice(&'static str),
     Number(u32),
     Points(HalfPoints),
@@ -914,6 +852,15 @@ impl Values {
             .ok_or(ParseErrorKind::Internal(name))
     }
 
+    /// A required argument of a kind a game defines ([`ArgKind::Game`]), in the type its
+    /// reader made.
+    pub(crate) fn game<T: Any + Clone>(&self, name: &'static str) -> Result<T, ParseErrorKind> {
+        match self.get(name) {
+            Some(Value::Game(v)) => v.get::<T>().cloned().ok_or(ParseErrorKind::Internal(name)),
+            _ => Err(ParseErrorKind::Internal(name)),
+        }
+    }
+
     /// An optional argument.
     pub(crate) fn opt<T: FromValue>(
         &self,
@@ -947,12 +894,6 @@ macro_rules! from_value {
 }
 
 from_value!(String, Text);
-from_value!(Vec<Skill>, Skills);
-from_value!(Vec<(PsiSkill, u32)>, PsiPoints);
-from_value!(Monarch, Monarch);
-from_value!(AnySkill, Any);
-from_value!(Option<PsiSkill>, PsiOrOff);
-from_value!(BonusMode, Bonus);
 from_value!(&'static str, Choice);
 from_value!(u32, Number);
 from_value!(HalfPoints, Points);

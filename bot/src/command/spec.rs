@@ -67,56 +67,6 @@ impl Group {
     }
 }
 
-/// The fighting skills' command words, in the engine's order.
-pub const SKILL_WORDS: &[&str] = &["lance", "ride", "observe", "shield", "dodge", "sword"];
-/// The psi skills' command words, in the engine's order.
-pub const PSI_WORDS: &[&str] = &[
-    "apportation",
-    "cpk",
-    "hypercognition",
-    "mesmerism",
-    "telepathy",
-    "catapsi",
-    "negapsi",
-];
-/// Fighting then psi skills: what `/spend` accepts.
-pub const ANY_SKILL_WORDS: &[&str] = &[
-    "lance",
-    "ride",
-    "observe",
-    "shield",
-    "dodge",
-    "sword",
-    "apportation",
-    "cpk",
-    "hypercognition",
-    "mesmerism",
-    "telepathy",
-    "catapsi",
-    "negapsi",
-];
-/// The psi skills and `off`: what `/psi` accepts.
-pub const PSI_OR_OFF_WORDS: &[&str] = &[
-    "apportation",
-    "cpk",
-    "hypercognition",
-    "mesmerism",
-    "telepathy",
-    "catapsi",
-    "negapsi",
-    "off",
-];
-/// The monarchs by name (their kingdoms are accepted too).
-pub const MONARCH_WORDS: &[&str] = &["llewellyn", "ragnar", "seonaid"];
-/// The Bonus modes (R5).
-pub const BONUS_WORDS: &[&str] = &["attack", "defend", "weaken"];
-
-pub(crate) const ANY_SKILL_EXPECTED: &str =
-    "lance, ride, observe, shield, dodge, sword, apportation, cpk, \
-     hypercognition, mesmerism, telepathy, catapsi, negapsi";
-pub(crate) const PSI_OR_OFF_EXPECTED: &str =
-    "apportation, cpk, hypercognition, mesmerism, telepathy, catapsi, negapsi, off";
-
 /// What kind of value an argument takes. Rich enough for a Discord option: its type, its
 /// choices ([`ArgKind::choices`]) and its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,18 +77,8 @@ pub enum ArgKind {
     Knight,
     /// Whom to challenge: a nick, `@nick`, a Discord mention or a knight's name.
     Target,
-    /// Comma-separated fighting skills: `lance,ride,shield`.
-    Skills,
-    /// Comma-separated psi skills with points: `cpk:20,negapsi:20`.
-    PsiPoints,
-    /// A monarch by name or kingdom.
-    Monarch,
-    /// A fighting or a psi skill.
-    AnySkill,
-    /// A psi skill, or `off`.
-    PsiOrOff,
-    /// A Bonus mode.
-    BonusMode,
+    /// A kind of value a game defines (PsiKnight's skills, monarchs, psi points).
+    Game(&'static GameKind),
     /// One of a fixed list of words.
     Choice(&'static [&'static str]),
     /// A whole number in a range.
@@ -172,10 +112,7 @@ impl ArgKind {
     /// The fixed choices, for a Discord option or a help line; empty when the value is free.
     pub fn choices(self) -> &'static [&'static str] {
         match self {
-            ArgKind::Monarch => MONARCH_WORDS,
-            ArgKind::AnySkill => ANY_SKILL_WORDS,
-            ArgKind::PsiOrOff => PSI_OR_OFF_WORDS,
-            ArgKind::BonusMode => BONUS_WORDS,
+            ArgKind::Game(kind) => kind.choices,
             ArgKind::Choice(words) => words,
             _ => &[],
         }
@@ -184,6 +121,65 @@ impl ArgKind {
     /// Takes the rest of the line as it stands, options and quotes included.
     pub fn is_rest_of_line(self) -> bool {
         matches!(self, ArgKind::Dice | ArgKind::Reason)
+    }
+}
+
+/// A kind of argument a game defines: its words, for a Discord option and `/help`, and its
+/// reader, which turns what was typed into a value of the game's own type for its builder
+/// ([`Values::game`]) or says in one line what is wrong.
+pub struct GameKind {
+    /// The fixed choices; empty when the value is free (a list).
+    pub choices: &'static [&'static str],
+    /// A comma-separated list, whose items may be spaced after their commas: the reader gets
+    /// the whole list, and an empty one is missing.
+    pub list: bool,
+    /// Reads the value.
+    pub read: fn(&str) -> Result<GameValue, ParseErrorKind>,
+}
+
+impl PartialEq for GameKind {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for GameKind {}
+
+impl fmt::Debug for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameKind")
+            .field("choices", &self.choices)
+            .field("list", &self.list)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A value a game's reader made ([`GameKind::read`]), carried by the parser to the game's
+/// builder without the core knowing its type.
+#[derive(Clone)]
+pub struct GameValue(std::sync::Arc<dyn Any + Send + Sync>);
+
+impl GameValue {
+    /// Wraps a game's value.
+    pub fn new<T: Any + Send + Sync>(value: T) -> Self {
+        GameValue(std::sync::Arc::new(value))
+    }
+
+    /// The value, when it is of type `T`.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.downcast_ref()
+    }
+}
+
+impl PartialEq for GameValue {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl fmt::Debug for GameValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("GameValue")
     }
 }
 

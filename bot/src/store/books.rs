@@ -1282,14 +1282,6 @@ fn ledger_row(row: &Row) -> Result<LedgerRow> {
     })
 }
 
-/// The engine's skill for the grammar's.
-pub fn any_skill(skill: crate::command::AnySkill) -> books::AnySkill {
-    match skill {
-        crate::command::AnySkill::Fighting(s) => books::AnySkill::Fighting(s),
-        crate::command::AnySkill::Psi(s) => books::AnySkill::Psi(s),
-    }
-}
-
 /// Every skill the books can raise, for tests and help.
 pub fn all_skills() -> impl Iterator<Item = books::AnySkill> {
     Skill::ALL

@@ -3,9 +3,12 @@
 //! commands every game shares ([`crate::command::SHARED`]) placed where PsiKnight's `/help`
 //! has always listed them.
 
+use super::command::{CreateKnight, HostilityAction, PsiCommand, Schedule, Standing};
 use crate::command::*;
 use crate::games::{Menu, Privacy};
-use herald_engine::psiknight::{Decision, Monarch, PsiSkill, Skill, Style};
+use herald_engine::psiknight::books::AnySkill;
+use herald_engine::psiknight::knight::UnknownName as UnknownWord;
+use herald_engine::psiknight::{BonusMode, Decision, Monarch, PsiSkill, Skill, Style};
 
 pub(crate) const KNIGHT: ArgSpec = ArgSpec::pos(
     "knight",
@@ -26,6 +29,159 @@ pub(crate) const WHICH: ArgSpec = ArgSpec::pos(
 .optional()
 .greedy();
 
+/// The fighting skills' command words, in the engine's order.
+pub const SKILL_WORDS: &[&str] = &["lance", "ride", "observe", "shield", "dodge", "sword"];
+/// The psi skills' command words, in the engine's order.
+pub const PSI_WORDS: &[&str] = &[
+    "apportation",
+    "cpk",
+    "hypercognition",
+    "mesmerism",
+    "telepathy",
+    "catapsi",
+    "negapsi",
+];
+/// Fighting then psi skills: what `/spend` accepts.
+pub const ANY_SKILL_WORDS: &[&str] = &[
+    "lance",
+    "ride",
+    "observe",
+    "shield",
+    "dodge",
+    "sword",
+    "apportation",
+    "cpk",
+    "hypercognition",
+    "mesmerism",
+    "telepathy",
+    "catapsi",
+    "negapsi",
+];
+/// The psi skills and `off`: what `/psi` accepts.
+pub const PSI_OR_OFF_WORDS: &[&str] = &[
+    "apportation",
+    "cpk",
+    "hypercognition",
+    "mesmerism",
+    "telepathy",
+    "catapsi",
+    "negapsi",
+    "off",
+];
+/// The monarchs by name (their kingdoms are accepted too).
+pub const MONARCH_WORDS: &[&str] = &["llewellyn", "ragnar", "seonaid"];
+/// The Bonus modes (R5).
+pub const BONUS_WORDS: &[&str] = &["attack", "defend", "weaken"];
+
+pub(crate) const ANY_SKILL_EXPECTED: &str =
+    "lance, ride, observe, shield, dodge, sword, apportation, cpk, \
+     hypercognition, mesmerism, telepathy, catapsi, negapsi";
+pub(crate) const PSI_OR_OFF_EXPECTED: &str =
+    "apportation, cpk, hypercognition, mesmerism, telepathy, catapsi, negapsi, off";
+
+/// The engine's unknown name as the grammar says it, the word shortened for the reply.
+fn unknown(e: UnknownWord) -> ParseErrorKind {
+    unknown_name(UnknownName {
+        kind: e.kind,
+        word: e.word,
+        expected: e.expected,
+    })
+}
+
+/// Comma-separated fighting skills: `lance,ride,shield`.
+pub(crate) static SKILLS: GameKind = GameKind {
+    choices: &[],
+    list: true,
+    read: |text| {
+        list_items(text)
+            .map(|s| s.parse::<Skill>().map_err(unknown))
+            .collect::<Result<Vec<_>, _>>()
+            .map(GameValue::new)
+    },
+};
+
+/// Comma-separated psi skills with points: `cpk:20,negapsi:20`.
+pub(crate) static PSI_POINTS: GameKind = GameKind {
+    choices: &[],
+    list: true,
+    read: |text| {
+        let bad = |item: &str| ParseErrorKind::BadItem {
+            word: shown(item),
+            how: "write each psi skill with its points, such as cpk:20",
+        };
+        let mut psi = Vec::new();
+        for item in list_items(text) {
+            let Some((name, points)) = item.split_once([':', '=']) else {
+                return Err(bad(item));
+            };
+            let skill = name.parse::<PsiSkill>().map_err(unknown)?;
+            let points = parse_digits(points.trim(), 9)
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| bad(item))?;
+            psi.push((skill, points));
+        }
+        Ok(GameValue::new(psi))
+    },
+};
+
+/// A monarch by name or kingdom.
+pub(crate) static MONARCH: GameKind = GameKind {
+    choices: MONARCH_WORDS,
+    list: false,
+    read: |word| word.parse::<Monarch>().map(GameValue::new).map_err(unknown),
+};
+
+/// A fighting or a psi skill: what `/spend` raises (R30 prices both alike).
+pub(crate) static ANY_SKILL: GameKind = GameKind {
+    choices: ANY_SKILL_WORDS,
+    list: false,
+    read: |word| {
+        if let Ok(skill) = word.parse::<Skill>() {
+            Ok(GameValue::new(AnySkill::Fighting(skill)))
+        } else if let Ok(skill) = word.parse::<PsiSkill>() {
+            Ok(GameValue::new(AnySkill::Psi(skill)))
+        } else {
+            Err(unknown(UnknownWord {
+                kind: "skill",
+                word: word.to_string(),
+                expected: ANY_SKILL_EXPECTED,
+            }))
+        }
+    },
+};
+
+/// A psi skill, or `off`.
+pub(crate) static PSI_OR_OFF: GameKind = GameKind {
+    choices: PSI_OR_OFF_WORDS,
+    list: false,
+    read: |word| {
+        if word.eq_ignore_ascii_case("off") {
+            return Ok(GameValue::new(None::<PsiSkill>));
+        }
+        word.parse::<PsiSkill>()
+            .map(|s| GameValue::new(Some(s)))
+            .map_err(|e| {
+                unknown(UnknownWord {
+                    expected: PSI_OR_OFF_EXPECTED,
+                    ..e
+                })
+            })
+    },
+};
+
+/// A Bonus mode (R5).
+pub(crate) static BONUS_MODE: GameKind = GameKind {
+    choices: BONUS_WORDS,
+    list: false,
+    read: |word| {
+        [BonusMode::Attack, BonusMode::Defend, BonusMode::Weaken]
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(word))
+            .map(GameValue::new)
+            .ok_or_else(|| bad_choice(word, BONUS_WORDS))
+    },
+};
+
 /// A decision command without arguments.
 macro_rules! decision {
     ($word:literal, $decision:expr, $summary:literal) => {
@@ -38,7 +194,7 @@ macro_rules! decision {
             args: &[],
             access: Access::Fighter,
             group: Group::Decisions,
-            build: |_| Ok(Command::Decide($decision)),
+            build: |_| Ok(PsiCommand::Decide($decision).into()),
         }
     };
 }
@@ -55,24 +211,24 @@ const KNIGHTS: &[CommandSpec] = &[
         args: &[
             ArgSpec::pos("name", "NAME", ArgKind::Text, "your knight's name", "\"Alan the Bold\"")
                 .greedy(),
-            ArgSpec::flag("--top", "top", ArgKind::Skills, "the three fighting skills that start at 40", "--top lance,ride,shield")
+            ArgSpec::flag("--top", "top", ArgKind::Game(&SKILLS), "the three fighting skills that start at 40", "--top lance,ride,shield")
                 .required(),
-            ArgSpec::flag("--psi", "psi", ArgKind::PsiPoints, "psi skills with points adding up to 40", "--psi cpk:20,negapsi:20")
+            ArgSpec::flag("--psi", "psi", ArgKind::Game(&PSI_POINTS), "psi skills with points adding up to 40", "--psi cpk:20,negapsi:20")
                 .required(),
-            ArgSpec::flag("--monarch", "monarch", ArgKind::Monarch, "your monarch, by name or kingdom", "--monarch ragnar")
+            ArgSpec::flag("--monarch", "monarch", ArgKind::Game(&MONARCH), "your monarch, by name or kingdom", "--monarch ragnar")
                 .required(),
             ArgSpec::flag("--dame", "dame", ArgKind::Switch, "styled Dame rather than Sir", "--dame"),
         ],
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::CreateKnight(CreateKnight {
+            Ok(PsiCommand::CreateKnight(CreateKnight {
                 name: v.req("name")?,
-                top: v.req("top")?,
-                psi: v.req("psi")?,
-                monarch: v.req("monarch")?,
+                top: v.game("top")?,
+                psi: v.game("psi")?,
+                monarch: v.game("monarch")?,
                 style: if v.has("dame") { Style::Dame } else { Style::Sir },
-            }))
+            }).into())
         },
     },
     CommandSpec {
@@ -84,7 +240,7 @@ const KNIGHTS: &[CommandSpec] = &[
         args: &[OPT_NAME],
         access: Access::Everyone,
         group: Group::Knights,
-        build: |v| Ok(Command::Knight { name: v.opt("name")? }),
+        build: |v| Ok(PsiCommand::Knight { name: v.opt("name")? }.into()),
     },
     CommandSpec {
         path: &["honor"],
@@ -95,7 +251,7 @@ const KNIGHTS: &[CommandSpec] = &[
         args: &[OPT_NAME],
         access: Access::Everyone,
         group: Group::Knights,
-        build: |v| Ok(Command::Honor { name: v.opt("name")? }),
+        build: |v| Ok(PsiCommand::Honor { name: v.opt("name")? }.into()),
     },
 ];
 
@@ -115,11 +271,11 @@ const LEDGER: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::Ledger {
+            Ok(PsiCommand::Ledger {
                 name: v.opt("name")?,
                 month: v.opt("month")?,
                 page: v.opt("page")?,
-            })
+            }.into())
         },
     },
 ];
@@ -147,7 +303,7 @@ const BOOKS: &[CommandSpec] = &[
                 Some("pp") => Standing::Pp,
                 _ => Standing::Hp,
             };
-            Ok(Command::Standings { by })
+            Ok(PsiCommand::Standings { by }.into())
         },
     },
     CommandSpec {
@@ -159,16 +315,17 @@ const BOOKS: &[CommandSpec] = &[
         args: &[ArgSpec::pos(
             "skill",
             "SKILL",
-            ArgKind::AnySkill,
+            ArgKind::Game(&ANY_SKILL),
             "the skill to raise",
             "lance",
         )],
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::Spend {
-                skill: v.req("skill")?,
-            })
+            Ok(PsiCommand::Spend {
+                skill: v.game("skill")?,
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -180,7 +337,7 @@ const BOOKS: &[CommandSpec] = &[
         args: &[],
         access: Access::Everyone,
         group: Group::Knights,
-        build: |_| Ok(Command::Land),
+        build: |_| Ok(PsiCommand::Land.into()),
     },
     CommandSpec {
         path: &["grant"],
@@ -192,9 +349,10 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::Grant {
+            Ok(PsiCommand::Grant {
                 knight: v.req("knight")?,
-            })
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -206,7 +364,7 @@ const BOOKS: &[CommandSpec] = &[
         args: &[],
         access: Access::Everyone,
         group: Group::Knights,
-        build: |_| Ok(Command::Advance),
+        build: |_| Ok(PsiCommand::Advance.into()),
     },
     CommandSpec {
         path: &["swear"],
@@ -218,9 +376,10 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::Swear {
+            Ok(PsiCommand::Swear {
                 knight: v.req("knight")?,
-            })
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -233,9 +392,10 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::Release {
+            Ok(PsiCommand::Release {
                 knight: v.req("knight")?,
-            })
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -248,9 +408,10 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::Renounce {
+            Ok(PsiCommand::Renounce {
                 knight: v.req("knight")?,
-            })
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -276,10 +437,11 @@ const BOOKS: &[CommandSpec] = &[
                 "end" => HostilityAction::End,
                 _ => HostilityAction::Declare,
             };
-            Ok(Command::Hostility {
+            Ok(PsiCommand::Hostility {
                 action,
                 knight: v.req("knight")?,
-            })
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -295,10 +457,11 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::RansomDemand {
+            Ok(PsiCommand::RansomDemand {
                 knight: v.req("knight")?,
                 pp: v.opt("pp")?,
-            })
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -311,9 +474,10 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::RansomFree {
+            Ok(PsiCommand::RansomFree {
                 knight: v.req("knight")?,
-            })
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -326,9 +490,10 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::RansomKill {
+            Ok(PsiCommand::RansomKill {
                 knight: v.req("knight")?,
-            })
+            }
+            .into())
         },
     },
     CommandSpec {
@@ -340,7 +505,7 @@ const BOOKS: &[CommandSpec] = &[
         args: &[],
         access: Access::Everyone,
         group: Group::Knights,
-        build: |_| Ok(Command::Confirm),
+        build: |_| Ok(PsiCommand::Confirm.into()),
     },
     CommandSpec {
         path: &["ransom", "pay"],
@@ -355,10 +520,11 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Knights,
         build: |v| {
-            Ok(Command::RansomPay {
+            Ok(PsiCommand::RansomPay {
                 knight: v.req("knight")?,
                 pp: v.req("pp")?,
-            })
+            }
+            .into())
         },
     },
     // Fights
@@ -379,9 +545,10 @@ const BOOKS: &[CommandSpec] = &[
         access: Access::Everyone,
         group: Group::Fights,
         build: |v| {
-            Ok(Command::Joust {
+            Ok(PsiCommand::Joust {
                 target: v.req("target")?,
-            })
+            }
+            .into())
         },
     },
 ];
@@ -407,10 +574,10 @@ const PLAY: &[CommandSpec] = &[
         usage: "/bonus attack|defend|weaken",
         summary: "Choose how your pending Bonus will be used.",
         example: "/bonus attack",
-        args: &[ArgSpec::pos("mode", "attack|defend|weaken", ArgKind::BonusMode, "how the Bonus is used", "attack")],
+        args: &[ArgSpec::pos("mode", "attack|defend|weaken", ArgKind::Game(&BONUS_MODE), "how the Bonus is used", "attack")],
         access: Access::Fighter,
         group: Group::Decisions,
-        build: |v| Ok(Command::Decide(Decision::Bonus(v.req("mode")?))),
+        build: |v| Ok(PsiCommand::Decide(Decision::Bonus(v.game("mode")?)).into()),
     },
     CommandSpec {
         path: &["psi"],
@@ -418,10 +585,10 @@ const PLAY: &[CommandSpec] = &[
         usage: "/psi SKILL|off",
         summary: "Arm a psi skill to fire at its next moment, or disarm it.",
         example: "/psi hypercognition",
-        args: &[ArgSpec::pos("skill", "SKILL|off", ArgKind::PsiOrOff, "the psi skill to arm, or off", "hypercognition")],
+        args: &[ArgSpec::pos("skill", "SKILL|off", ArgKind::Game(&PSI_OR_OFF), "the psi skill to arm, or off", "hypercognition")],
         access: Access::Fighter,
         group: Group::Decisions,
-        build: |v| Ok(Command::Decide(Decision::Psi(v.req("skill")?))),
+        build: |v| Ok(PsiCommand::Decide(Decision::Psi(v.game("skill")?)).into()),
     },
     // Tournaments
     CommandSpec {
@@ -433,7 +600,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[],
         access: Access::Everyone,
         group: Group::Tournaments,
-        build: |_| Ok(Command::Tournament),
+        build: |_| Ok(PsiCommand::Tournament.into()),
     },
     CommandSpec {
         path: &["tournament", "schedule"],
@@ -454,7 +621,7 @@ const PLAY: &[CommandSpec] = &[
         access: Access::Moderator,
         group: Group::Tournaments,
         build: |v| {
-            Ok(Command::TournamentSchedule(Schedule {
+            Ok(PsiCommand::TournamentSchedule(Schedule {
                 name: v.req("name")?,
                 when: v.req("when")?,
                 host: v.opt("host")?,
@@ -463,7 +630,7 @@ const PLAY: &[CommandSpec] = &[
                 remount: v.has("remount"),
                 melee_minutes: v.opt("melee_minutes")?,
                 force: v.has("force"),
-            }))
+            }).into())
         },
     },
     CommandSpec {
@@ -475,7 +642,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[WHICH],
         access: Access::Moderator,
         group: Group::Tournaments,
-        build: |v| Ok(Command::TournamentStart { which: v.opt("which")? }),
+        build: |v| Ok(PsiCommand::TournamentStart { which: v.opt("which")? }.into()),
     },
     CommandSpec {
         path: &["tournament", "cancel"],
@@ -486,7 +653,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[WHICH],
         access: Access::Moderator,
         group: Group::Tournaments,
-        build: |v| Ok(Command::TournamentCancel { which: v.opt("which")? }),
+        build: |v| Ok(PsiCommand::TournamentCancel { which: v.opt("which")? }.into()),
     },
     CommandSpec {
         path: &["enter"],
@@ -497,7 +664,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[WHICH],
         access: Access::Everyone,
         group: Group::Tournaments,
-        build: |v| Ok(Command::Enter { which: v.opt("which")? }),
+        build: |v| Ok(PsiCommand::Enter { which: v.opt("which")? }.into()),
     },
     CommandSpec {
         path: &["withdraw"],
@@ -508,7 +675,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[WHICH],
         access: Access::Everyone,
         group: Group::Tournaments,
-        build: |v| Ok(Command::Withdraw { which: v.opt("which")? }),
+        build: |v| Ok(PsiCommand::Withdraw { which: v.opt("which")? }.into()),
     },
     CommandSpec {
         path: &["bracket"],
@@ -519,7 +686,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[],
         access: Access::Everyone,
         group: Group::Tournaments,
-        build: |_| Ok(Command::Bracket),
+        build: |_| Ok(PsiCommand::Bracket.into()),
     },
     CommandSpec {
         path: &["melee", "open"],
@@ -533,7 +700,7 @@ const PLAY: &[CommandSpec] = &[
         ],
         access: Access::Moderator,
         group: Group::Tournaments,
-        build: |v| Ok(Command::MeleeOpen { first: v.req("first")?, second: v.req("second")? }),
+        build: |v| Ok(PsiCommand::MeleeOpen { first: v.req("first")?, second: v.req("second")? }.into()),
     },
     CommandSpec {
         path: &["melee", "start"],
@@ -544,7 +711,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[],
         access: Access::Moderator,
         group: Group::Tournaments,
-        build: |_| Ok(Command::MeleeStart),
+        build: |_| Ok(PsiCommand::MeleeStart.into()),
     },
     CommandSpec {
         path: &["melee", "time"],
@@ -555,7 +722,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[],
         access: Access::Moderator,
         group: Group::Tournaments,
-        build: |_| Ok(Command::MeleeTime),
+        build: |_| Ok(PsiCommand::MeleeTime.into()),
     },
     CommandSpec {
         path: &["melee", "join"],
@@ -566,7 +733,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[ArgSpec::pos("side", "SIDE", ArgKind::Text, "the side's name", "Ravens").greedy()],
         access: Access::Everyone,
         group: Group::Tournaments,
-        build: |v| Ok(Command::MeleeJoin { side: v.req("side")? }),
+        build: |v| Ok(PsiCommand::MeleeJoin { side: v.req("side")? }.into()),
     },
     CommandSpec {
         path: &["pass"],
@@ -577,7 +744,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[KNIGHT],
         access: Access::Everyone,
         group: Group::Tournaments,
-        build: |v| Ok(Command::Pass { knight: v.req("knight")? }),
+        build: |v| Ok(PsiCommand::Pass { knight: v.req("knight")? }.into()),
     },
     CommandSpec {
         path: &["melee", "prize"],
@@ -588,7 +755,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[KNIGHT],
         access: Access::Moderator,
         group: Group::Tournaments,
-        build: |v| Ok(Command::MeleePrize { knight: v.req("knight")? }),
+        build: |v| Ok(PsiCommand::MeleePrize { knight: v.req("knight")? }.into()),
     },
     // Admin
     CommandSpec {
@@ -605,11 +772,11 @@ const PLAY: &[CommandSpec] = &[
         access: Access::Admin,
         group: Group::Admin,
         build: |v| {
-            Ok(Command::AdminAward {
+            Ok(PsiCommand::AdminAward {
                 knight: v.req("knight")?,
                 hp: v.req("hp")?,
                 reason: v.req("reason")?,
-            })
+            }.into())
         },
     },
     CommandSpec {
@@ -621,7 +788,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[ArgSpec::pos("entry", "ENTRY_ID", ArgKind::EntryId, "the ledger entry's number", "42")],
         access: Access::Admin,
         group: Group::Admin,
-        build: |v| Ok(Command::AdminRevoke { entry: v.req("entry")? }),
+        build: |v| Ok(PsiCommand::AdminRevoke { entry: v.req("entry")? }.into()),
     },
     CommandSpec {
         path: &["admin", "rename"],
@@ -636,10 +803,10 @@ const PLAY: &[CommandSpec] = &[
         access: Access::Admin,
         group: Group::Admin,
         build: |v| {
-            Ok(Command::AdminRename {
+            Ok(PsiCommand::AdminRename {
                 knight: v.req("knight")?,
                 new_name: v.req("new_name")?,
-            })
+            }.into())
         },
     },
     CommandSpec {
@@ -651,7 +818,7 @@ const PLAY: &[CommandSpec] = &[
         args: &[KNIGHT],
         access: Access::Admin,
         group: Group::Admin,
-        build: |v| Ok(Command::AdminRetire { knight: v.req("knight")? }),
+        build: |v| Ok(PsiCommand::AdminRetire { knight: v.req("knight")? }.into()),
     },
 ];
 
@@ -678,13 +845,17 @@ pub fn is_move(spec: &CommandSpec) -> bool {
 /// by private message too; a psi declaration is a secret (R21), answered to its knight alone
 /// and, by private message, made in the channel where the knight fights.
 pub fn privacy(command: &Command) -> Privacy {
-    match command {
-        Command::Knight { .. } | Command::Honor { .. } | Command::Ledger { .. } => Privacy::ASKER,
-        Command::CreateKnight(_)
-        | Command::Standings { .. }
-        | Command::Tournament
-        | Command::Bracket => Privacy::ANYWHERE,
-        Command::Decide(Decision::Psi(_)) => Privacy {
+    match PsiCommand::of(command) {
+        Some(PsiCommand::Knight { .. } | PsiCommand::Honor { .. } | PsiCommand::Ledger { .. }) => {
+            Privacy::ASKER
+        }
+        Some(
+            PsiCommand::CreateKnight(_)
+            | PsiCommand::Standings { .. }
+            | PsiCommand::Tournament
+            | PsiCommand::Bracket,
+        ) => Privacy::ANYWHERE,
+        Some(PsiCommand::Decide(Decision::Psi(_))) => Privacy {
             by_message: false,
             answered_privately: true,
             secret: true,

@@ -1,6 +1,7 @@
 //! The herald's desk: PsiKnight's commands that are not a move in a fight. Knights, Honor,
 //! odds; the books between fights go to the [`office`](super::office).
 
+use super::command::PsiCommand;
 use crate::app::App;
 use crate::command::Command;
 pub use crate::reply::{points, Lines, MINUS};
@@ -19,8 +20,37 @@ pub async fn handle(
     now: DateTime<Utc>,
 ) -> Result<Lines> {
     match command {
-        Command::CreateKnight(choices) => create(app, realm, user, choices.into(), now).await,
-        Command::Knight { name } => {
+        Command::Rules { topic } => Ok(super::rules::answer(topic.as_deref())),
+        Command::Odds { knight, other } => odds(app, realm, user, &knight, other.as_deref()).await,
+        c if crate::history::handles(&c) => {
+            crate::history::handle(app, realm, crate::games::PSIKNIGHT.id, user, c).await
+        }
+        other => match PsiCommand::of(&other) {
+            Some(own) => knights(app, realm, user, own.clone(), now).await,
+            None => Ok(not_yet(&other)),
+        },
+    }
+}
+
+/// "Not available": a command this version does not answer here.
+fn not_yet(command: &Command) -> Lines {
+    vec![format!(
+        "/{} is not available yet in this version of Herald. See /help for what is.",
+        command.name()
+    )]
+}
+
+/// PsiKnight's own commands of the desk: knights and their Honor; the books go to the office.
+async fn knights(
+    app: &App,
+    realm: Id,
+    user: &str,
+    command: PsiCommand,
+    now: DateTime<Utc>,
+) -> Result<Lines> {
+    match command {
+        PsiCommand::CreateKnight(choices) => create(app, realm, user, choices.into(), now).await,
+        PsiCommand::Knight { name } => {
             let found = match find(app, realm, user, name.as_deref(), "/knight").await? {
                 Ok(found) => found,
                 // A knight killed or retired: the sheet as it stood, marked so (R171).
@@ -43,7 +73,7 @@ pub async fn handle(
             lines.push(super::picture::knight_standing(app, realm, &found.knight, now).await?);
             Ok(lines)
         }
-        Command::Honor { name } => {
+        PsiCommand::Honor { name } => {
             let found = match find(app, realm, user, name.as_deref(), "/honor").await? {
                 Ok(found) => found,
                 Err(miss) => return Ok(vec![not_found(user, &miss, "/honor [NAME]")]),
@@ -51,18 +81,10 @@ pub async fn handle(
             let balance = app.store.balance(found.knight.id).await?;
             Ok(noted(found.note, honor(&found.knight, balance)))
         }
-        Command::Rules { topic } => Ok(super::rules::answer(topic.as_deref())),
-        Command::Odds { knight, other } => odds(app, realm, user, &knight, other.as_deref()).await,
-        c if crate::history::handles(&c) => {
-            crate::history::handle(app, realm, crate::games::PSIKNIGHT.id, user, c).await
-        }
         c if super::office::handles(&c) => Ok(super::office::handle(app, realm, user, c, now)
             .await?
             .unwrap_or_default()),
-        other => Ok(vec![format!(
-            "/{} is not available yet in this version of Herald. See /help for what is.",
-            other.name()
-        )]),
+        other => Ok(not_yet(&other.into())),
     }
 }
 

@@ -6,11 +6,11 @@
 //! [`RunState`], saved whole after every change; a match's result is saved with the end of the
 //! fight that decided it (one transaction), so a restart carries on from the last committed fight.
 
+use super::command::PsiCommand;
 use super::tournament::{
     self as chat, award_reason, name_of, span, when, MeleeRun, RunState, Stage,
 };
 use super::{Bout, Lines, Tiltyard};
-use crate::command::Command;
 use crate::dice::FightDice;
 use crate::live::SORRY;
 use crate::store::tournaments::{Status, TournamentAward, TournamentFinish, TournamentRecord};
@@ -49,22 +49,22 @@ pub(super) struct Next {
 }
 
 /// Whether a command is a tournament's.
-pub(super) fn handles(c: &Command) -> bool {
+pub(super) fn handles(c: &PsiCommand) -> bool {
     matches!(
         c,
-        Command::Tournament
-            | Command::TournamentSchedule(_)
-            | Command::TournamentStart { .. }
-            | Command::TournamentCancel { .. }
-            | Command::Enter { .. }
-            | Command::Withdraw { .. }
-            | Command::Bracket
-            | Command::MeleeOpen { .. }
-            | Command::MeleeJoin { .. }
-            | Command::MeleeStart
-            | Command::MeleeTime
-            | Command::Pass { .. }
-            | Command::MeleePrize { .. }
+        PsiCommand::Tournament
+            | PsiCommand::TournamentSchedule(_)
+            | PsiCommand::TournamentStart { .. }
+            | PsiCommand::TournamentCancel { .. }
+            | PsiCommand::Enter { .. }
+            | PsiCommand::Withdraw { .. }
+            | PsiCommand::Bracket
+            | PsiCommand::MeleeOpen { .. }
+            | PsiCommand::MeleeJoin { .. }
+            | PsiCommand::MeleeStart
+            | PsiCommand::MeleeTime
+            | PsiCommand::Pass { .. }
+            | PsiCommand::MeleePrize { .. }
     )
 }
 
@@ -1347,32 +1347,32 @@ impl Tiltyard {
     pub(super) async fn tournament_command(
         &mut self,
         user: &str,
-        command: Command,
+        command: PsiCommand,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
         let app = self.app.clone();
         match command {
-            Command::Tournament => chat::show(&app, self.realm, now).await,
-            Command::TournamentSchedule(s) => {
+            PsiCommand::Tournament => chat::show(&app, self.realm, now).await,
+            PsiCommand::TournamentSchedule(s) => {
                 let lines = chat::schedule(&app, self.realm, user, &s, &self.channel, now).await?;
                 // Held here: know it now, for its reminders and its start.
                 self.reload_tournaments(true, now).await?;
                 Ok(lines)
             }
-            Command::TournamentCancel { which } => {
+            PsiCommand::TournamentCancel { which } => {
                 let lines = chat::cancel(&app, self.realm, user, which.as_deref(), now).await?;
                 self.reload_tournaments(true, now).await?;
                 Ok(lines)
             }
-            Command::Enter { which } => {
+            PsiCommand::Enter { which } => {
                 chat::enter(&app, self.realm, user, which.as_deref(), &self.channel, now).await
             }
-            Command::Withdraw { which } => {
+            PsiCommand::Withdraw { which } => {
                 chat::withdraw(&app, self.realm, user, which.as_deref()).await
             }
-            Command::Bracket => chat::bracket(&app, self.realm).await,
-            Command::TournamentStart { which } => self.start_now(which.as_deref(), now).await,
-            Command::MeleePrize { knight } => self.melee_prize(&knight, now).await,
+            PsiCommand::Bracket => chat::bracket(&app, self.realm).await,
+            PsiCommand::TournamentStart { which } => self.start_now(which.as_deref(), now).await,
+            PsiCommand::MeleePrize { knight } => self.melee_prize(&knight, now).await,
             other => self.melee_command(user, other, now).await,
         }
     }
@@ -1488,7 +1488,7 @@ impl Tiltyard {
     async fn melee_command(
         &mut self,
         user: &str,
-        command: Command,
+        command: PsiCommand,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
         let Some(r) = self.running_index() else {
@@ -1514,7 +1514,7 @@ impl Tiltyard {
             return Ok(Vec::new());
         };
         let lines = match command {
-            Command::MeleeOpen { first, second } => {
+            PsiCommand::MeleeOpen { first, second } => {
                 if mr.melee.is_some() {
                     return Ok(vec![
                         "The Melee is already open; its sides are named.".into()
@@ -1538,7 +1538,7 @@ impl Tiltyard {
                     }
                 }
             }
-            Command::MeleeJoin { side } => {
+            PsiCommand::MeleeJoin { side } => {
                 let Some(m) = mr.melee.as_mut() else {
                     return Ok(vec!["The Melee's sides are not named yet: a moderator opens it with /melee open SIDE SIDE.".into()]);
                 };
@@ -1581,13 +1581,13 @@ impl Tiltyard {
                 self.app.enlist(&[k.id], &self.channel);
                 vec![text]
             }
-            Command::MeleeStart | Command::MeleeTime => {
+            PsiCommand::MeleeStart | PsiCommand::MeleeTime => {
                 let Some(m) = mr.melee.as_mut() else {
                     return Ok(vec![
                         "The Melee's sides are not named yet: /melee open SIDE SIDE.".into(),
                     ]);
                 };
-                let starting = matches!(command, Command::MeleeStart);
+                let starting = matches!(command, PsiCommand::MeleeStart);
                 let done = if starting { m.start() } else { m.time_up() };
                 if let Err(e) = done {
                     return Ok(vec![named(format!("Not now: {e}."), &names)]);
@@ -1608,7 +1608,7 @@ impl Tiltyard {
                     lines
                 }
             }
-            Command::Pass { knight } => {
+            PsiCommand::Pass { knight } => {
                 let Some(m) = mr.melee.as_mut() else {
                     return Ok(vec!["The Melee has not begun.".into()]);
                 };

@@ -14,6 +14,7 @@ use crate::referee::{claimed_elsewhere, fighting_elsewhere, Open, Table};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
+use command::PsiCommand;
 use futures::future::BoxFuture;
 use herald_engine::psiknight::books;
 use herald_engine::psiknight::{
@@ -22,10 +23,13 @@ use herald_engine::psiknight::{
 use render::{narrate, prompt_line, Names};
 use std::sync::Arc;
 
+pub mod command;
 pub mod commands;
 mod compact;
 pub mod desk;
 pub mod export;
+#[cfg(test)]
+mod grammar_tests;
 mod held;
 pub mod office;
 pub mod picture;
@@ -279,8 +283,8 @@ impl Tiltyard {
         match command {
             Command::Challenge { target } => self.joust(user, &target, now).await,
             Command::Sheet { name } => {
-                desk::handle(&self.app, self.realm, user, Command::Knight { name }, now)
-                    .await
+                let knight = PsiCommand::Knight { name };
+                desk::handle(&self.app, self.realm, user, knight.into(), now).await
             }
             Command::Record { .. } => Ok(vec![
                 "PsiKnight keeps Honor and Prestige, not a record of wins: /honor NAME, /ledger NAME."
@@ -292,7 +296,6 @@ impl Tiltyard {
                     self.channel
                 )])
             }
-            Command::Joust { target } => self.joust(user, &target, now).await,
             Command::Accept => match self.melee_answer(user, true, now).await? {
                 Some(lines) => Ok(lines),
                 None => self.accept(user, now).await,
@@ -301,12 +304,16 @@ impl Tiltyard {
                 Some(lines) => Ok(lines),
                 None => self.decline(user, now).await,
             },
-            Command::Decide(decision) => self.decide(user, decision, now).await,
             Command::Status => {
                 self.own_psi(user);
                 Ok(self.status(now))
             }
-            c if held::handles(&c) => self.tournament_command(user, c, now).await,
+            Command::Own(own) => match own.get::<PsiCommand>() {
+                Some(PsiCommand::Joust { target }) => self.joust(user, target, now).await,
+                Some(PsiCommand::Decide(decision)) => self.decide(user, *decision, now).await,
+                Some(c) if held::handles(c) => self.tournament_command(user, c.clone(), now).await,
+                _ => desk::handle(&self.app, self.realm, user, Command::Own(own), now).await,
+            },
             other => desk::handle(&self.app, self.realm, user, other, now).await,
         }
     }

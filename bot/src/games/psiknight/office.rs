@@ -18,8 +18,9 @@
 //! (R154), retirement (R155), fights for ransom (R156), captives (R157), answering offers (R158),
 //! and acts that cannot be undone waiting for `/confirm` (R180).
 
+use super::command::{HostilityAction, PsiCommand, Standing as By};
 use crate::app::App;
-use crate::command::{Command, HostilityAction, Standing as By, YearMonth};
+use crate::command::{Command, YearMonth};
 use crate::confirm::{Asked, CONFIRM_SECS};
 use crate::reply::Lines;
 use crate::store::books::{self as stored, Doer, GrantOffer, LedgerRow, Plan, View};
@@ -38,28 +39,28 @@ pub const LEDGER_LINES: usize = 30;
 pub const STANDINGS_LINES: usize = 20;
 
 /// Whether this module answers `command`.
-pub fn handles(command: &Command) -> bool {
+pub fn handles(command: &PsiCommand) -> bool {
     matches!(
         command,
-        Command::Ledger { .. }
-            | Command::Standings { .. }
-            | Command::Spend { .. }
-            | Command::Land
-            | Command::Grant { .. }
-            | Command::Advance
-            | Command::Swear { .. }
-            | Command::Release { .. }
-            | Command::Renounce { .. }
-            | Command::Hostility { .. }
-            | Command::RansomDemand { .. }
-            | Command::RansomFree { .. }
-            | Command::RansomKill { .. }
-            | Command::RansomPay { .. }
-            | Command::AdminAward { .. }
-            | Command::AdminRevoke { .. }
-            | Command::AdminRename { .. }
-            | Command::AdminRetire { .. }
-            | Command::Confirm
+        PsiCommand::Ledger { .. }
+            | PsiCommand::Standings { .. }
+            | PsiCommand::Spend { .. }
+            | PsiCommand::Land
+            | PsiCommand::Grant { .. }
+            | PsiCommand::Advance
+            | PsiCommand::Swear { .. }
+            | PsiCommand::Release { .. }
+            | PsiCommand::Renounce { .. }
+            | PsiCommand::Hostility { .. }
+            | PsiCommand::RansomDemand { .. }
+            | PsiCommand::RansomFree { .. }
+            | PsiCommand::RansomKill { .. }
+            | PsiCommand::RansomPay { .. }
+            | PsiCommand::AdminAward { .. }
+            | PsiCommand::AdminRevoke { .. }
+            | PsiCommand::AdminRename { .. }
+            | PsiCommand::AdminRetire { .. }
+            | PsiCommand::Confirm
     )
 }
 
@@ -68,13 +69,16 @@ pub async fn handle(
     app: &App,
     realm: Id,
     user: &str,
-    command: Command,
+    command: PsiCommand,
     now: DateTime<Utc>,
 ) -> Result<Option<Lines>> {
     // `/confirm` is the act it confirms, asked again against the books as they stand (R180).
     let (command, confirmed) = match command {
-        Command::Confirm => match app.confirmations.take(realm, user, now) {
-            Ok(asked) => (asked.command, Some(asked.question)),
+        PsiCommand::Confirm => match app.confirmations.take(realm, user, now) {
+            Ok(asked) => match PsiCommand::of(&asked.command) {
+                Some(asked_for) => (asked_for.clone(), Some(asked.question)),
+                None => return Ok(None),
+            },
             Err(line) => return Ok(Some(vec![line])),
         },
         other => (other, None),
@@ -87,41 +91,45 @@ pub async fn handle(
         month: app.month_in(realm, now),
         command: command_word(&command),
         notes: std::sync::Mutex::new(Vec::new()),
-        asking: command.clone(),
+        asking: command.clone().into(),
         confirmed,
     };
     let lines = match command {
-        Command::Ledger { name, month, page } => {
+        PsiCommand::Ledger { name, month, page } => {
             ledger(&ctx, name.as_deref(), month, page.unwrap_or(1)).await?
         }
-        Command::Standings { by } => standings(&ctx, by).await?,
-        Command::Spend { skill } => spend(&ctx, stored::any_skill(skill)).await?,
-        Command::Land => land(&ctx).await?,
-        Command::Grant { knight } => grant(&ctx, &knight).await?,
-        Command::Advance => advance(&ctx).await?,
-        Command::Swear { knight } => offer(&ctx, Act::Allegiance, &knight).await?,
-        Command::Release { knight } => offer(&ctx, Act::Release, &knight).await?,
-        Command::Renounce { knight } => renounce(&ctx, &knight).await?,
-        Command::Hostility {
+        PsiCommand::Standings { by } => standings(&ctx, by).await?,
+        PsiCommand::Spend { skill } => spend(&ctx, skill).await?,
+        PsiCommand::Land => land(&ctx).await?,
+        PsiCommand::Grant { knight } => grant(&ctx, &knight).await?,
+        PsiCommand::Advance => advance(&ctx).await?,
+        PsiCommand::Swear { knight } => offer(&ctx, Act::Allegiance, &knight).await?,
+        PsiCommand::Release { knight } => offer(&ctx, Act::Release, &knight).await?,
+        PsiCommand::Renounce { knight } => renounce(&ctx, &knight).await?,
+        PsiCommand::Hostility {
             action: HostilityAction::Declare,
             knight,
         } => declare(&ctx, &knight).await?,
-        Command::Hostility {
+        PsiCommand::Hostility {
             action: HostilityAction::End,
             knight,
         } => offer(&ctx, Act::Peace, &knight).await?,
-        Command::RansomDemand { knight, pp } => {
+        PsiCommand::RansomDemand { knight, pp } => {
             demand(&ctx, &knight, pp.map(|h| Points::from_halves(h.0))).await?
         }
-        Command::RansomFree { knight } => free(&ctx, &knight).await?,
-        Command::RansomKill { knight } => kill(&ctx, &knight).await?,
-        Command::RansomPay { knight, pp } => pay(&ctx, &knight, Points::from_halves(pp.0)).await?,
-        Command::AdminAward { knight, hp, reason } => {
+        PsiCommand::RansomFree { knight } => free(&ctx, &knight).await?,
+        PsiCommand::RansomKill { knight } => kill(&ctx, &knight).await?,
+        PsiCommand::RansomPay { knight, pp } => {
+            pay(&ctx, &knight, Points::from_halves(pp.0)).await?
+        }
+        PsiCommand::AdminAward { knight, hp, reason } => {
             admin_award(&ctx, &knight, Points::from_halves(hp.0), &reason).await?
         }
-        Command::AdminRevoke { entry } => admin_revoke(&ctx, entry).await?,
-        Command::AdminRename { knight, new_name } => admin_rename(&ctx, &knight, &new_name).await?,
-        Command::AdminRetire { knight } => admin_retire(&ctx, &knight).await?,
+        PsiCommand::AdminRevoke { entry } => admin_revoke(&ctx, entry).await?,
+        PsiCommand::AdminRename { knight, new_name } => {
+            admin_rename(&ctx, &knight, &new_name).await?
+        }
+        PsiCommand::AdminRetire { knight } => admin_retire(&ctx, &knight).await?,
         _ => return Ok(None),
     };
     let mut notes = ctx
@@ -133,25 +141,25 @@ pub async fn handle(
 }
 
 /// The command word as typed, for the line that says which knight a name meant.
-fn command_word(command: &Command) -> &'static str {
+fn command_word(command: &PsiCommand) -> &'static str {
     match command {
-        Command::Ledger { .. } => "/ledger",
-        Command::Grant { .. } => "/grant",
-        Command::Swear { .. } => "/swear",
-        Command::Release { .. } => "/release",
-        Command::Renounce { .. } => "/renounce",
-        Command::Hostility {
+        PsiCommand::Ledger { .. } => "/ledger",
+        PsiCommand::Grant { .. } => "/grant",
+        PsiCommand::Swear { .. } => "/swear",
+        PsiCommand::Release { .. } => "/release",
+        PsiCommand::Renounce { .. } => "/renounce",
+        PsiCommand::Hostility {
             action: HostilityAction::Declare,
             ..
         } => "/hostility declare",
-        Command::Hostility { .. } => "/hostility end",
-        Command::RansomDemand { .. } => "/ransom demand",
-        Command::RansomFree { .. } => "/ransom free",
-        Command::RansomKill { .. } => "/ransom kill",
-        Command::RansomPay { .. } => "/ransom pay",
-        Command::AdminAward { .. } => "/admin award",
-        Command::AdminRename { .. } => "/admin rename",
-        Command::AdminRetire { .. } => "/admin retire",
+        PsiCommand::Hostility { .. } => "/hostility end",
+        PsiCommand::RansomDemand { .. } => "/ransom demand",
+        PsiCommand::RansomFree { .. } => "/ransom free",
+        PsiCommand::RansomKill { .. } => "/ransom kill",
+        PsiCommand::RansomPay { .. } => "/ransom pay",
+        PsiCommand::AdminAward { .. } => "/admin award",
+        PsiCommand::AdminRename { .. } => "/admin rename",
+        PsiCommand::AdminRetire { .. } => "/admin retire",
         _ => "/knight",
     }
 }

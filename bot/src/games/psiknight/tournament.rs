@@ -6,8 +6,8 @@
 //! chat around them. A tournament is run by the session of the channel it is held in
 //! (`crate::session`), one match at a time, with the usual prompts and timeouts.
 
+use super::command::Schedule;
 use crate::app::App;
-use crate::command::Schedule;
 use crate::reply::points;
 use crate::reply::Lines;
 use crate::store::tournaments::{Awarded, Entry, NewTournament, Status, TournamentRecord};

@@ -471,7 +471,9 @@ pub async fn knight_names(app: &App, realm: &str, typed: &str) -> anyhow::Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::{AnySkill, CreateKnight, HalfPoints};
+    use crate::command::HalfPoints;
+    use crate::games::psiknight::command::{CreateKnight, PsiCommand};
+    use herald_engine::psiknight::books::AnySkill;
     use herald_engine::psiknight::{Decision, Monarch, PsiSkill, Skill, Style};
     use serde_json::{json, Value};
 
@@ -703,9 +705,9 @@ mod tests {
         assert_eq!(line, "/joust 222222222222222222");
         assert_eq!(
             command,
-            Command::Joust {
+            Command::from(PsiCommand::Joust {
                 target: "222222222222222222".into()
-            }
+            })
         );
     }
 
@@ -727,13 +729,13 @@ mod tests {
         );
         assert_eq!(
             command,
-            Command::CreateKnight(CreateKnight {
+            Command::from(PsiCommand::CreateKnight(CreateKnight {
                 name: "Alan the \"Bold\"".into(),
                 top: vec![Skill::Lance, Skill::Ride, Skill::Shield],
                 psi: vec![(PsiSkill::Cpk, 20), (PsiSkill::Negapsi, 20)],
                 monarch: Monarch::Ragnar,
                 style: Style::Dame,
-            })
+            }))
         );
         let (line, command) = command_of(
             "knight",
@@ -746,7 +748,9 @@ mod tests {
             ]}]),
         );
         assert!(!line.contains("--dame"), "{line}");
-        assert!(matches!(command, Command::CreateKnight(k) if k.style == Style::Sir));
+        assert!(
+            matches!(PsiCommand::of(&command), Some(PsiCommand::CreateKnight(k)) if k.style == Style::Sir)
+        );
     }
 
     #[test]
@@ -760,22 +764,22 @@ mod tests {
         assert_eq!(line, "/knight \"Sir Alan\"");
         assert_eq!(
             command,
-            Command::Knight {
+            Command::from(PsiCommand::Knight {
                 name: Some("Sir Alan".into())
-            }
+            })
         );
         let (line, command) = command_of(
             "knight",
             json!([{"name": "show", "type": 1, "options": []}]),
         );
         assert_eq!(line, "/knight");
-        assert_eq!(command, Command::Knight { name: None });
+        assert_eq!(command, Command::from(PsiCommand::Knight { name: None }));
         let (line, command) = command_of(
             "tournament",
             json!([{"name": "show", "type": 1, "options": []}]),
         );
         assert_eq!(line, "/tournament");
-        assert_eq!(command, Command::Tournament);
+        assert_eq!(command, Command::from(PsiCommand::Tournament));
     }
 
     #[test]
@@ -789,10 +793,10 @@ mod tests {
         );
         assert_eq!(
             command,
-            Command::RansomPay {
+            Command::from(PsiCommand::RansomPay {
                 knight: "Alan".into(),
                 pp: HalfPoints(5)
-            }
+            })
         );
         let (line, command) = command_of(
             "admin",
@@ -805,11 +809,11 @@ mod tests {
         assert_eq!(line, "/admin award Alan -1.5 won the \"Yule\" melee --top");
         assert_eq!(
             command,
-            Command::AdminAward {
+            Command::from(PsiCommand::AdminAward {
                 knight: "Alan".into(),
                 hp: HalfPoints(-3),
                 reason: "won the \"Yule\" melee --top".into()
-            }
+            })
         );
         let (_, command) = command_of(
             "spend",
@@ -817,12 +821,15 @@ mod tests {
         );
         assert_eq!(
             command,
-            Command::Spend {
+            Command::from(PsiCommand::Spend {
                 skill: AnySkill::Psi(PsiSkill::Cpk)
-            }
+            })
         );
         let (_, command) = command_of("psi", json!([{"name": "skill", "type": 3, "value": "off"}]));
-        assert_eq!(command, Command::Decide(Decision::Psi(None)));
+        assert_eq!(
+            command,
+            Command::from(PsiCommand::Decide(Decision::Psi(None)))
+        );
         let (line, _) = command_of(
             "admin",
             json!([{"name": "revoke", "type": 1, "options": [
@@ -847,7 +854,7 @@ mod tests {
             line,
             "/tournament schedule \"Yule Lists\" in 2h --melee --melee-minutes 30"
         );
-        let Command::TournamentSchedule(s) = command else {
+        let Some(PsiCommand::TournamentSchedule(s)) = PsiCommand::of(&command) else {
             panic!("{command:?}")
         };
         assert!(s.melee && s.melee_minutes == Some(30));
@@ -887,7 +894,10 @@ mod tests {
         ] {
             let (line, command) = command_of(word, json!([]));
             assert_eq!(line, format!("/{word}"));
-            assert!(matches!(command, Command::Decide(_)), "{word}");
+            assert!(
+                matches!(PsiCommand::of(&command), Some(PsiCommand::Decide(_))),
+                "{word}"
+            );
         }
     }
 
