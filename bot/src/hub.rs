@@ -492,7 +492,8 @@ impl Hub {
     }
 
     /// Advances a manual clock to `to`, firing in order every deadline that falls due on the
-    /// way, including those the firing itself creates. Returns what they said.
+    /// way, including those the firing itself creates (those due at one instant in the order
+    /// of their realm and channel). Returns what they said.
     pub async fn advance(&self, to: DateTime<Utc>) -> Vec<Outgoing> {
         let mut out = Vec::new();
         // Each firing moves its session's deadline forward by at least a second, so this ends;
@@ -512,7 +513,9 @@ impl Hub {
                     .ask(&key.0, &key.1, Msg::Deadline { reply }, answer)
                     .await
                 {
-                    if d <= to && earliest.as_ref().is_none_or(|(e, _)| d < *e) {
+                    // Deadlines due at one instant fire in the channels' order, not the map's.
+                    let first = earliest.as_ref().is_none_or(|(e, k)| (d, &key) < (*e, k));
+                    if d <= to && first {
                         earliest = Some((d, key));
                     }
                 }
