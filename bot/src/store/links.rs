@@ -24,7 +24,15 @@ const LINKS_KEPT: usize = 100_000;
 /// The accounts speakers were lately read to play as, so that a command does not ask the books
 /// each time (every command of every player needs the answer; links are rare).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct LinkCache(Arc<Mutex<Kept>>, Arc<Heard>);
+pub(crate) struct LinkCache(Arc<Mutex<Links>>, Arc<Heard>);
+
+/// What the cache keeps, and how many times it has been forgotten: a read of the books that
+/// began before a forgetting (a link committed meanwhile) does not store its older answer.
+#[derive(Debug, Default)]
+struct Links {
+    kept: Kept,
+    forgotten: u64,
+}
 
 /// How many times another process's link change was heard, for whoever waits on it.
 #[derive(Debug)]
@@ -75,24 +83,37 @@ pub(crate) async fn listen(pool: sqlx::PgPool, cache: LinkCache) -> Result<Liste
 type Kept = HashMap<Id, HashMap<String, (Option<String>, Instant)>>;
 
 impl LinkCache {
-    fn get(&self, realm: Id, user: &str) -> Option<Option<String>> {
-        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let (account, at) = kept.get(&realm)?.get(user)?;
-        (at.elapsed() < LINK_KEPT).then(|| account.clone())
+    /// The account kept for `user`, or, when none is, the count of forgettings to give
+    /// [`LinkCache::put`] with what the books say.
+    fn get(&self, realm: Id, user: &str) -> Result<Option<String>, u64> {
+        let links = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match links.kept.get(&realm).and_then(|r| r.get(user)) {
+            Some((account, at)) if at.elapsed() < LINK_KEPT => Ok(account.clone()),
+            _ => Err(links.forgotten),
+        }
     }
 
-    fn put(&self, realm: Id, user: &str, account: Option<String>) {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if kept.values().map(HashMap::len).sum::<usize>() >= LINKS_KEPT {
-            kept.clear();
+    /// Keeps what the books said of `user`, unless the cache was forgotten since the read
+    /// began (`forgotten` is what [`LinkCache::get`] gave then).
+    fn put(&self, realm: Id, user: &str, account: Option<String>, forgotten: u64) {
+        let mut links = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if links.forgotten != forgotten {
+            return;
         }
-        kept.entry(realm)
+        if links.kept.values().map(HashMap::len).sum::<usize>() >= LINKS_KEPT {
+            links.kept.clear();
+        }
+        links
+            .kept
+            .entry(realm)
             .or_default()
             .insert(user.to_string(), (account, Instant::now()));
     }
 
     fn forget(&self) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        let mut links = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        links.kept.clear();
+        links.forgotten += 1;
     }
 }
 
@@ -136,10 +157,10 @@ impl Store {
     /// as its notification is heard on PostgreSQL, within [`LINK_KEPT`] on SQLite.
     pub async fn account_of(&self, realm: Id, user: &str) -> Result<String> {
         let account = match self.links.get(realm, user) {
-            Some(kept) => kept,
-            None => {
+            Ok(kept) => kept,
+            Err(forgotten) => {
                 let read = self.linked_to(realm, user).await?;
-                self.links.put(realm, user, read.clone());
+                self.links.put(realm, user, read.clone(), forgotten);
                 read
             }
         };
@@ -292,5 +313,28 @@ impl Store {
     /// come: for a test to wait on the one it made elsewhere.
     pub fn links_heard(&self) -> tokio::sync::watch::Receiver<u64> {
         self.links.1 .0.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LinkCache;
+
+    #[test]
+    fn a_read_that_began_before_a_link_keeps_nothing() {
+        let cache = LinkCache::default();
+        let Err(before) = cache.get(1, "ann") else {
+            panic!("nothing is kept yet")
+        };
+        // A link commits (here or, heard by notification, elsewhere) while the read is out.
+        cache.forget();
+        cache.put(1, "ann", None, before);
+        assert!(cache.get(1, "ann").is_err(), "the older answer was kept");
+        // A read that began after it is kept.
+        let Err(after) = cache.get(1, "ann") else {
+            panic!("nothing is kept yet")
+        };
+        cache.put(1, "ann", Some("bo".into()), after);
+        assert_eq!(cache.get(1, "ann"), Ok(Some("bo".into())));
     }
 }
