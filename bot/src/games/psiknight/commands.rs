@@ -30,35 +30,16 @@ pub(crate) const WHICH: ArgSpec = ArgSpec::pos(
 .greedy();
 
 /// The fighting skills' command words, in the engine's order.
-pub const SKILL_WORDS: &[&str] = &["lance", "ride", "observe", "shield", "dodge", "sword"];
+pub const SKILL_WORDS: &[&str] = &SKILLS_ARRAY;
 /// The psi skills' command words, in the engine's order.
-pub const PSI_WORDS: &[&str] = &[
-    "apportation",
-    "cpk",
-    "hypercognition",
-    "mesmerism",
-    "telepathy",
-    "catapsi",
-    "negapsi",
-];
+pub const PSI_WORDS: &[&str] = &PSI_ARRAY;
 /// Fighting then psi skills: what `/spend` accepts.
-pub const ANY_SKILL_WORDS: &[&str] = &[
-    "lance",
-    "ride",
-    "observe",
-    "shield",
-    "dodge",
-    "sword",
-    "apportation",
-    "cpk",
-    "hypercognition",
-    "mesmerism",
-    "telepathy",
-    "catapsi",
-    "negapsi",
-];
+pub const ANY_SKILL_WORDS: &[&str] = &joined::<6, 7, 13>(SKILLS_ARRAY, PSI_ARRAY);
 /// The psi skills and `off`: what `/psi` accepts.
-pub const PSI_OR_OFF_WORDS: &[&str] = &[
+pub const PSI_OR_OFF_WORDS: &[&str] = &joined::<7, 1, 8>(PSI_ARRAY, ["off"]);
+
+const SKILLS_ARRAY: [&str; 6] = ["lance", "ride", "observe", "shield", "dodge", "sword"];
+const PSI_ARRAY: [&str; 7] = [
     "apportation",
     "cpk",
     "hypercognition",
@@ -66,8 +47,26 @@ pub const PSI_OR_OFF_WORDS: &[&str] = &[
     "telepathy",
     "catapsi",
     "negapsi",
-    "off",
 ];
+
+/// `a` then `b`, at compile time.
+const fn joined<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(
+        A + B == N,
+        "the joined list's length is the sum of its parts"
+    );
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < A { a[i] } else { b[i - A] };
+        i += 1;
+    }
+    out
+}
+
 /// The monarchs by name (their kingdoms are accepted too).
 pub const MONARCH_WORDS: &[&str] = &["llewellyn", "ragnar", "seonaid"];
 /// The Bonus modes (R5).
