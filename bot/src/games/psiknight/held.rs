@@ -799,13 +799,11 @@ impl Tiltyard {
                 return Ok(self.wait_for(r, &k.styled(), &c, now));
             }
         }
-        if let Err((_, other)) = self.app.claim(&pair, &self.channel) {
-            self.retry_later(r, now);
-            return Ok(Ride::Waiting(vec![format!(
-                "The next match waits: a knight is still fighting in {other}."
-            )]));
-        }
         let names = [knights[0].styled(), knights[1].styled()];
+        if let Err((k, other)) = self.app.claim(&pair, &self.channel) {
+            let who = if k == pair[0] { &names[0] } else { &names[1] };
+            return Ok(self.wait_for(r, who, &other, now));
+        }
         self.held[r].retry_at = None;
         let held = &self.held[r];
         let run = held.run.as_ref();
