@@ -72,7 +72,8 @@ pub enum Cmd {
         /// The options every subcommand takes.
         common: Common,
     },
-    /// Monte-Carlo odds between two knights of the books, with the default decision policy.
+    /// Monte-Carlo odds between two fighters of the books (knights, or characters of `--game`),
+    /// with the default decision policy.
     Simulate {
         #[command(flatten)]
         /// The knights, the number and kind of fights, the seed.

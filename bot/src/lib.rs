@@ -1,8 +1,8 @@
 //! # herald-bot
 //!
-//! Herald, the chat bot that referees PsiKnight fights. The rules live in `herald-engine`; this
-//! crate holds everything with IO: transports, the command grammar, channel sessions, storage
-//! and configuration.
+//! Herald, the chat bot that referees play-by-chat fights of five games. The rules live in
+//! `herald-engine`; this crate holds everything with IO: transports, the command grammar,
+//! channel sessions, storage and configuration.
 //!
 //! A line of chat flows: transport → [`hub::Hub`] (parses it with [`command::parse`]) → the
 //! channel's [`session::Session`] actor → the engine → [`store::Store`] (one transaction) →
