@@ -707,6 +707,56 @@ async fn a_fight_survives_the_server_restarting() {
     herald.stop().await;
 }
 
+// The same for a bout of The Tourney: on its return Herald tells where every game's fight
+// stands, not PsiKnight's alone, and the bout goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tourney_bout_survives_the_server_restarting() {
+    let Some(mut server) = Ngircd::start(false).await else {
+        return;
+    };
+    let gate = Gate::new(server.port).await;
+    let books = Books::new();
+    let tourney = format!(
+        "{}[games.channels]\n\"#lists\" = \"tourney\"\n",
+        settings(gate.port)
+    );
+    let herald = Herald::start(&books.path(), &tourney).await;
+    let (mut ann, mut bo) = ann_and_bo(&server).await;
+    ann.say("#lists", "!knight create Ector").await;
+    ann.hear("#lists", "Sir Ector").await;
+    bo.say("#lists", "!knight create Gimby").await;
+    ann.hear("#lists", "Sir Gimby").await;
+    ann.say("#lists", "!challenge bo").await;
+    bo.hear("#lists", "challenges").await;
+    herald.dice(&[4, 2]);
+    bo.say("#lists", "!accept").await;
+    ann.hear("#lists", "Sir Ector (ann), your action").await;
+
+    gate.set_open(false);
+    server.stop();
+    drop((ann, bo));
+    server.spawn().await;
+    let mut ann = Player::connect(server.port, "ann").await;
+    ann.send("JOIN #lists").await;
+    ann.wait_for(|m| m.command == "366").await;
+    gate.set_open(true);
+
+    ann.wait_for(|m| m.command == "JOIN" && m.from == "herald")
+        .await;
+    assert!(
+        ann.hear("#lists", "Fight #1").await.starts_with(
+            "Fight #1: Sir Ector vs Sir Gimby, a bout on foot of The Tourney. Round 1;"
+        ),
+        "{}",
+        ann.log()
+    );
+    ann.hear("#lists", "Sir Ector (ann), your action").await;
+    herald.dice(&[3, 2]);
+    ann.say("#lists", "!attack").await;
+    ann.hear("#lists", "Sir Gimby (bo), your action").await;
+    herald.stop().await;
+}
+
 // Herald itself stops in the middle of a fight and starts again on the same books: it restores
 // the fight when it is back on IRC, says so in the channel, and the fight finishes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

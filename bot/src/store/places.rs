@@ -52,6 +52,19 @@ impl Store {
             .collect()
     }
 
+    /// The channel of every open fight of `realm` held in `place`, whatever its game, in the
+    /// books' names of the channels, each once.
+    pub async fn open_fight_channels(&self, realm: Id, place: &str) -> Result<Vec<String>> {
+        Ok(db::query_scalar(
+            "SELECT DISTINCT channel FROM fights WHERE realm_id = ? AND ended_at IS NULL \
+             AND place = ? ORDER BY channel",
+        )
+        .bind(realm)
+        .bind(place)
+        .fetch_all(self.db())
+        .await?)
+    }
+
     /// The place of every scheduled or running tournament of `realm`, by tournament id.
     pub async fn tournament_places(&self, realm: Id) -> Result<HashMap<Id, String>> {
         let rows = db::query(

@@ -637,19 +637,15 @@ pub async fn where_fights_stand(
     prefix: char,
 ) -> Vec<Outgoing> {
     let app = hub.app();
-    let fights = match app.realm(realm).await {
-        Ok(id) => match app.store.open_fight_places(id).await {
-            Ok(places) => app.store.open_fights(id).await.map(|f| (f, places)),
-            Err(e) => Err(e),
-        },
+    // This network's fights only, of every game: a realm's other networks tell their own.
+    let open = match app.realm(realm).await {
+        Ok(id) => app.store.open_fight_channels(id, realm).await,
         Err(e) => Err(e),
     };
-    // This network's fights only: a realm's other networks tell their own.
-    let mut channels: Vec<String> = match fights {
-        Ok((fights, places)) => fights
-            .into_iter()
-            .filter(|f| places.get(&f.id).is_none_or(|p| p == realm))
-            .map(|f| app.transport_channel(realm, &f.channel).to_string())
+    let mut channels: Vec<String> = match open {
+        Ok(open) => open
+            .iter()
+            .map(|c| app.transport_channel(realm, c).to_string())
             .collect(),
         Err(e) => {
             tracing::error!("cannot read the open fights of {realm}: {e:#}");
