@@ -28,7 +28,6 @@ pub mod migrate_db;
 pub mod narration;
 pub mod referee;
 pub mod reply;
-pub mod resolve;
 pub mod session;
 pub mod simulate;
 pub mod store;

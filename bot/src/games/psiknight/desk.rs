@@ -2,10 +2,10 @@
 //! odds; the books between fights go to the [`office`](super::office).
 
 use super::command::PsiCommand;
+use super::resolve::{Found, Miss};
 use crate::app::App;
 use crate::command::Command;
 pub use crate::reply::{points, Lines, MINUS};
-use crate::resolve::{Found, Miss};
 use crate::store::{Balance, Id, KnightRecord, StoreError};
 use anyhow::Result;
 use chrono::{DateTime, Utc};
@@ -54,8 +54,8 @@ async fn knights(
             let found = match find(app, realm, user, name.as_deref(), "/knight").await? {
                 Ok(found) => found,
                 // A knight killed or retired: the sheet as it stood, marked so (R171).
-                Err(miss @ crate::resolve::Miss::Gone { .. }) => {
-                    let crate::resolve::Miss::Gone { knight, .. } = &miss else {
+                Err(miss @ super::resolve::Miss::Gone { .. }) => {
+                    let super::resolve::Miss::Gone { knight, .. } = &miss else {
                         unreachable!("matched above")
                     };
                     let balance = app.store.balance(knight.id).await?;
@@ -136,7 +136,7 @@ async fn create(
     // R170, R171: a name is unique without case or accents, and stays with a knight who is
     // gone.
     if let Some(line) =
-        crate::resolve::name_refusal(app, realm, &sheet.name, "Cannot create that knight").await?
+        super::resolve::name_refusal(app, realm, &sheet.name, "Cannot create that knight").await?
     {
         return Ok(vec![line]);
     }
@@ -174,7 +174,7 @@ async fn find(
             Some(knight) => Ok(Found { knight, note: None }),
             None => Err(Miss::Nobody(String::new())),
         }),
-        Some(n) => crate::resolve::knight(app, realm, n, command).await,
+        Some(n) => super::resolve::knight(app, realm, n, command).await,
     }
 }
 
@@ -299,7 +299,7 @@ pub fn fights_of<'a>(
                 .knight_of(realm, user)
                 .await?
                 .ok_or_else(|| Miss::Nobody(String::new())),
-            Some(n) => crate::resolve::knight(app, realm, n, "/fights")
+            Some(n) => super::resolve::knight(app, realm, n, "/fights")
                 .await?
                 .map(|f| f.knight),
         };

@@ -35,6 +35,7 @@ pub mod office;
 pub mod picture;
 pub mod render;
 pub mod replay;
+pub mod resolve;
 pub mod rules;
 pub mod simulate;
 pub mod tournament;
@@ -345,15 +346,14 @@ impl Tiltyard {
             )]);
         };
         // R170: one resolver for every command that names a knight.
-        let (theirs, note) =
-            match crate::resolve::knight(&self.app, self.realm, target, "/joust").await? {
-                Ok(found) => (found.knight, found.note),
-                Err(miss) => {
-                    return Ok(vec![miss.line(
-                        "/joust TARGET (a knight's name, a player's nick, or @nick for the player)",
-                    )])
-                }
-            };
+        let (theirs, note) = match resolve::knight(&self.app, self.realm, target, "/joust").await? {
+            Ok(found) => (found.knight, found.note),
+            Err(miss) => {
+                return Ok(vec![miss.line(
+                    "/joust TARGET (a knight's name, a player's nick, or @nick for the player)",
+                )])
+            }
+        };
         if theirs.id == mine.id {
             return Ok(vec![
                 "A knight cannot joust against themself. Usage: /joust TARGET".into(),

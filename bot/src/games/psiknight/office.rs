@@ -253,7 +253,7 @@ impl Ctx<'_> {
     /// begins with the line that says so.
     async fn find(&self, name: &str) -> Result<Result<KnightRecord, String>> {
         Ok(
-            match crate::resolve::knight(self.app, self.realm, name, self.command).await? {
+            match super::resolve::knight(self.app, self.realm, name, self.command).await? {
                 Ok(found) => {
                     if let Some(note) = found.note {
                         self.notes
@@ -264,7 +264,7 @@ impl Ctx<'_> {
                     Ok(found.knight)
                 }
                 Err(miss) => Err(match miss {
-                    crate::resolve::Miss::Nobody(typed) => {
+                    super::resolve::Miss::Nobody(typed) => {
                         format!("No knight or player named '{typed}' here.")
                     }
                     miss => miss.line(&format!("{} KNIGHT", self.command)),
@@ -1712,7 +1712,7 @@ async fn admin_rename(ctx: &Ctx<'_>, name: &str, new_name: &str) -> Result<Lines
     };
     if k.sheet.name.to_lowercase() != new_name.to_lowercase() {
         if let Some(line) =
-            crate::resolve::name_refusal(ctx.app, ctx.realm, &new_name, "Cannot rename").await?
+            super::resolve::name_refusal(ctx.app, ctx.realm, &new_name, "Cannot rename").await?
         {
             return Ok(vec![line]);
         }
