@@ -196,6 +196,11 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.is_unique_violation())
 }
 
+/// A fight of characters (every game's but those with books of their own): 0005's checks
+/// give each such fight a character on one side at least.
+const OF_CHARACTERS: &str =
+    "(challenger_character IS NOT NULL OR challenged_character IS NOT NULL)";
+
 impl Store {
     /// The game a moderator chose for a channel, if one did.
     pub async fn channel_game(&self, realm: Id, channel: &str) -> Result<Option<String>> {
@@ -601,7 +606,7 @@ impl Store {
     /// Every open fight of the games on the seam in a realm, with its steps, for a restart.
     pub async fn open_bouts(&self, realm: Id) -> Result<Vec<OpenBout>> {
         let sql = format!(
-            "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL AND game <> 'psiknight' \
+            "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL AND {OF_CHARACTERS} \
              ORDER BY id",
             Self::BOUT_COLUMNS
         );
@@ -627,7 +632,7 @@ impl Store {
     /// A fight of a game on the seam with its steps, ended or not.
     pub async fn bout(&self, id: Id) -> Result<OpenBout> {
         let sql = format!(
-            "SELECT {} FROM fights WHERE id = ? AND game <> 'psiknight'",
+            "SELECT {} FROM fights WHERE id = ? AND {OF_CHARACTERS}",
             Self::BOUT_COLUMNS
         );
         let row = db::query(&sql)
