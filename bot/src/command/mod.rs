@@ -380,6 +380,15 @@ impl Command {
         }
     }
 
+    /// The command's words as its table has them, a game's own included: `attack` for a
+    /// [`Command::Game`] (whose [`Command::name`] is the placeholder "a game's command").
+    pub fn words(&self) -> &str {
+        match self {
+            Command::Game(g) => &g.name,
+            other => other.name(),
+        }
+    }
+
     /// The channel a command names to hold what it sets up there (`/tournament schedule ...
     /// --channel #c`), which the hub places in the realm's books; `None` for the rest.
     pub fn held_in_mut(&mut self) -> Option<&mut String> {

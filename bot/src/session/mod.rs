@@ -256,10 +256,7 @@ impl Session {
                 crate::history::handle(&self.app, self.realm, game.id, user, c).await
             }
             other => {
-                let words = match &other {
-                    Command::Game(g) => g.name.clone(),
-                    other => other.name().to_string(),
-                };
+                let words = other.words();
                 Ok(vec![format!(
                     "/{words} is a command of {}; {channel} plays {}: /help lists its commands.",
                     crate::games::owner_of(&words, game).name,

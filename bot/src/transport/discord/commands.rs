@@ -404,10 +404,7 @@ pub fn is_fight_move(line: &str) -> bool {
         let Some(Ok(command)) = g.parse(line, prefixes) else {
             return false;
         };
-        let words = match &command {
-            Command::Game(c) => c.name.as_str(),
-            other => other.name(),
-        };
+        let words = command.words();
         (g.commands)()
             .iter()
             .find(|s| s.is(words))
