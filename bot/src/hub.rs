@@ -6,7 +6,6 @@ use crate::clock::Clock;
 use crate::command::Command;
 use crate::games::GameInfo;
 use crate::narration::Narration;
-use crate::referee::Open;
 use crate::reply::Lines;
 use crate::session::Session;
 use anyhow::Result;
@@ -72,7 +71,7 @@ enum Msg {
     /// Restore an open fight of a game.
     Restore {
         game: String,
-        open: Open,
+        id: crate::store::Id,
         reply: oneshot::Sender<Lines>,
     },
     /// Load what the channel's game holds there (its tournaments) from the books.
@@ -451,33 +450,13 @@ impl Hub {
     pub async fn restore(&self, realm: &str) -> Result<Vec<Outgoing>> {
         let realm_id = self.app.realm(realm).await?;
         let mut out = Vec::new();
-        let places = self.app.store.open_fight_places(realm_id).await?;
-        let here = |id: crate::store::Id| places.get(&id).is_none_or(|p| p == realm);
-        // The fights a game keeps in books of its own (PsiKnight's, from before the games had
-        // the one log), then every fight of the log; only this place's.
-        let mut open: Vec<(String, String, Open)> = Vec::new();
-        for game in crate::games::GAMES {
-            let Some(books) = game.own_books else {
-                continue;
-            };
-            for (id, channel, fight) in (books.open)(&self.app.store, realm_id).await? {
-                if !here(id) {
-                    continue;
-                }
-                let channel = self.app.transport_channel(realm, &channel).to_string();
-                open.push((game.id.into(), channel, fight));
-            }
-        }
-        for bout in self.app.store.open_bouts(realm_id).await? {
-            if !here(bout.id) {
-                continue;
-            }
-            let channel = self.app.transport_channel(realm, &bout.channel).to_string();
-            open.push((bout.game.clone(), channel, Box::new(bout)));
-        }
-        for (game, channel, open) in open {
+        // Every game's open fights of the one log, this place's only: another place's are
+        // its own process's.
+        let open = self.app.store.open_fights_in(realm_id, realm).await?;
+        for (id, game, channel) in open {
+            let channel = self.app.transport_channel(realm, &channel).to_string();
             let (reply, answer) = oneshot::channel();
-            let msg = Msg::Restore { game, open, reply };
+            let msg = Msg::Restore { game, id, reply };
             for text in self.ask(realm, &channel, msg, answer).await {
                 out.push(Outgoing {
                     realm: realm.to_string(),
@@ -598,8 +577,8 @@ async fn actor(
                         };
                         let _ = reply.send(lines);
                     }
-                    Msg::Restore { game, open, reply } => {
-                        let lines = match Box::pin(session.restore(&game, open, now)).await {
+                    Msg::Restore { game, id, reply } => {
+                        let lines = match Box::pin(session.restore(&game, id, now)).await {
                             Ok(lines) => lines,
                             Err(e) => {
                                 tracing::error!("cannot restore a fight: {e:#}");

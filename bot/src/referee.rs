@@ -45,9 +45,8 @@ pub trait Table: Send + Sync {
     ) -> BoxFuture<'a, Result<Option<Lines>>>;
     /// A deadline passed: a challenge lapses, or the awaited fighter gets the default.
     fn on_deadline(&mut self, now: DateTime<Utc>) -> BoxFuture<'_, Lines>;
-    /// Restores a fight in progress by replaying its steps: `open` is the fight as the books
-    /// hold one of its game (an [`OpenBout`] for a game on the seam).
-    fn restore(&mut self, open: Open, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>>;
+    /// Restores fight `id`, open in the books, by replaying its steps.
+    fn restore(&mut self, id: Id, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>>;
     /// The lines the last command left for its speaker alone (a secret, R21), taken once.
     fn take_private(&mut self) -> Lines {
         Vec::new()
@@ -109,9 +108,6 @@ pub fn claimed_by<'a>(
         .map(String::as_str);
     Some((who, busy.channel.as_str()))
 }
-
-/// An open fight as the books hold it, for the table of its game to take up after a restart.
-pub type Open = Box<dyn std::any::Any + Send>;
 
 /// A table for `G` in a channel.
 pub fn table<G: Game>(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn Table>> {
@@ -209,12 +205,10 @@ impl<G: Game> Table for Referee<G> {
         })
     }
 
-    fn restore(&mut self, open: Open, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
+    fn restore(&mut self, id: Id, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
         Box::pin(async move {
-            let bout = open
-                .downcast::<OpenBout>()
-                .map_err(|_| anyhow::anyhow!("an open fight here is not one of {}", G::NAME))?;
-            self.restore_bout(*bout, now).await
+            let bout = self.store().bout(id).await?;
+            self.restore_bout(bout, now).await
         })
     }
 }

@@ -560,9 +560,6 @@ pub fn choice_label(word: &str) -> Option<String> {
 
 /// A game's books of its own, as the hub needs them, so that the hub names none of them.
 pub struct OwnBooks {
-    /// Its open fights kept apart from the one fight log, each with its number and channel, to
-    /// restore before the others.
-    pub open: OpenOwn,
     /// The channels holding something of the game's (a tournament, with its number) that each
     /// loads at start-up and after a schedule.
     pub holding: Holding,
@@ -576,10 +573,6 @@ pub struct OwnBooks {
 /// [`OwnBooks::export`]: a game's sections of the export.
 pub type ExportSections =
     for<'a> fn(&'a Store) -> BoxFuture<'a, Result<Vec<(&'static str, Value)>>>;
-
-/// [`OwnBooks::open`]: each open fight with its number and channel.
-pub type OpenOwn =
-    for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(Id, String, crate::referee::Open)>>>;
 
 /// [`OwnBooks::holding`]: each tournament's number and channel.
 pub type Holding = for<'a> fn(&'a Store, Id) -> BoxFuture<'a, Result<Vec<(Id, String)>>>;

@@ -11,7 +11,7 @@ use crate::app::Rights;
 use crate::command::{Access, Command};
 use crate::dice::FightDice;
 use crate::games::GameInfo;
-use crate::referee::{Open, Table};
+use crate::referee::Table;
 use crate::store::Id;
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
@@ -259,7 +259,7 @@ impl Session {
                 let words = other.words();
                 Ok(vec![format!(
                     "/{words} is a command of {}; {channel} plays {}: /help lists its commands.",
-                    crate::games::owner_of(&words, game).name,
+                    crate::games::owner_of(words, game).name,
                     game.name
                 )])
             }
@@ -276,10 +276,10 @@ impl Session {
     }
 
     /// Restores an open fight of `game` from the books, and says where it stands.
-    pub async fn restore(&mut self, game: &str, open: Open, now: DateTime<Utc>) -> Result<Lines> {
+    pub async fn restore(&mut self, game: &str, id: Id, now: DateTime<Utc>) -> Result<Lines> {
         let game = crate::games::find(game)
             .with_context(|| format!("a fight here is of an unknown game, {game}"))?;
-        self.table_of(game).await?.restore(open, now).await
+        self.table_of(game).await?.restore(id, now).await
     }
 
     /// Loads what the channel's game holds here from the books (its tournaments): after a

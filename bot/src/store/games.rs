@@ -603,24 +603,6 @@ impl Store {
         in_order(id, steps)
     }
 
-    /// Every open fight of the games on the seam in a realm, with its steps, for a restart.
-    pub async fn open_bouts(&self, realm: Id) -> Result<Vec<OpenBout>> {
-        let sql = format!(
-            "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL AND {OF_CHARACTERS} \
-             ORDER BY id",
-            Self::BOUT_COLUMNS
-        );
-        let rows = db::query(&sql).bind(realm).fetch_all(self.db()).await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let (mut bout, first, count) = Self::bout_from_row(row)?;
-            bout.steps = self.bout_steps(bout.id, first, count).await?;
-            bout.members = self.bout_members(bout.id).await?;
-            out.push(bout);
-        }
-        Ok(out)
-    }
-
     /// The game a fight belongs to; `None` when there is no such fight.
     pub async fn fight_game(&self, id: Id) -> Result<Option<String>> {
         Ok(db::query_scalar("SELECT game FROM fights WHERE id = ?")

@@ -1438,8 +1438,9 @@ impl Store {
             .await
     }
 
-    /// Every fight not yet ended, with its steps, for restoring after a restart: one read of the
-    /// fights and one of the log from the earliest open fight's start.
+    /// Every PsiKnight fight of `realm` not yet ended, with its steps: one read of the fights
+    /// and one of the log from the earliest open fight's start (a restart restores fight by
+    /// fight, [`Store::open_fights_in`] and [`Store::fight`]).
     pub async fn open_fights(&self, realm: Id) -> Result<Vec<OpenFight>> {
         let sql = format!(
             "SELECT {} FROM fights WHERE realm_id = ? AND ended_at IS NULL AND game = 'psiknight' ORDER BY id",

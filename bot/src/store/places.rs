@@ -40,15 +40,23 @@ impl Store {
         self.places.get(realm, channel)
     }
 
-    /// The place of every fight of `realm` not yet ended, by fight id.
-    pub async fn open_fight_places(&self, realm: Id) -> Result<HashMap<Id, String>> {
-        let rows =
-            db::query("SELECT id, place FROM fights WHERE realm_id = ? AND ended_at IS NULL")
-                .bind(realm)
-                .fetch_all(self.db())
-                .await?;
+    /// Every open fight of `realm` held in `place`, whatever its game, in the order they began:
+    /// its number, its game's id and its channel as the books name it, for a restart.
+    pub async fn open_fights_in(
+        &self,
+        realm: Id,
+        place: &str,
+    ) -> Result<Vec<(Id, String, String)>> {
+        let rows = db::query(
+            "SELECT id, game, channel FROM fights WHERE realm_id = ? AND ended_at IS NULL \
+             AND place = ? ORDER BY id",
+        )
+        .bind(realm)
+        .bind(place)
+        .fetch_all(self.db())
+        .await?;
         rows.iter()
-            .map(|r| Ok((r.try_get("id")?, r.try_get("place")?)))
+            .map(|r| Ok((r.try_get("id")?, r.try_get("game")?, r.try_get("channel")?)))
             .collect()
     }
 

@@ -10,7 +10,7 @@ use crate::app::App;
 use crate::command::Command;
 use crate::live::Retry;
 use crate::narration::Narration;
-use crate::referee::{claimed_elsewhere, fighting_elsewhere, Open, Table};
+use crate::referee::{claimed_elsewhere, fighting_elsewhere, Table};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
 use chrono::{DateTime, Duration, Utc};
@@ -146,15 +146,6 @@ pub fn table(app: Arc<App>, realm: Id, channel: &str) -> Result<Box<dyn Table>> 
 /// PsiKnight's books beyond the one fight log: its fights of knights, its tournaments, and its
 /// knights fighting or enlisted ([`crate::games::GameInfo::own_books`]).
 pub static OWN_BOOKS: crate::games::OwnBooks = crate::games::OwnBooks {
-    open: |store, realm| {
-        Box::pin(async move {
-            let open = store.open_fights(realm).await?;
-            Ok(open
-                .into_iter()
-                .map(|f| (f.id, f.channel.clone(), Box::new(f) as crate::referee::Open))
-                .collect())
-        })
-    },
     holding: |store, realm| {
         Box::pin(async move {
             let held = store.active_tournaments(realm).await?;
@@ -229,12 +220,10 @@ impl Table for Tiltyard {
         })
     }
 
-    fn restore(&mut self, open: Open, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
+    fn restore(&mut self, id: Id, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
         Box::pin(async move {
-            let fight = open
-                .downcast::<OpenFight>()
-                .map_err(|_| anyhow::anyhow!("an open fight here is not a joust"))?;
-            self.restore_fight(*fight, now).await
+            let fight = self.app.store.fight(id).await?;
+            self.restore_fight(fight, now).await
         })
     }
 
