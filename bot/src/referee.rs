@@ -1785,17 +1785,10 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
         };
         let (fight, _, mismatches) = match replay::<G::Fight>(&bout) {
             Ok(r) => r,
-            Err(e) => return report(false, format!("Fight #{id} does not replay: {e:#}")),
+            Err(e) => return Ok(crate::verify::unplayable(id, &e)),
         };
-        if let Some(&first) = mismatches.first() {
-            return report(
-                false,
-                format!(
-                    "Fight #{id} differs: roll #{} (and {} more) is not what the seed gives.",
-                    first + 1,
-                    mismatches.len() - 1
-                ),
-            );
+        if let Some(differ) = crate::verify::rolls_differ(id, &mismatches) {
+            return Ok(differ);
         }
         let game = G::new(&crate::config::Config::default())?;
         let replayed = game.outcome(&fight);
@@ -1805,12 +1798,6 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
                 format!("Fight #{id} differs: the replay ends {replayed}, the books say {logged}."),
             );
         }
-        let injected = bout
-            .steps
-            .iter()
-            .flat_map(|s| &s.rolls)
-            .filter(|r| r.1)
-            .count();
         let winner = match fight.result().and_then(|r| r.winner) {
             Some(w) => format!("{} won", bout_name(store, &bout, w).await?),
             None => "a draw".to_string(),
@@ -1822,11 +1809,7 @@ pub fn verify<G: Game>(store: &Store, id: Id) -> BoxFuture<'_, Result<crate::ver
                 G::NAME,
                 bout.steps.len().saturating_sub(1),
                 hex::encode(bout.seed),
-                if injected > 0 {
-                    format!("; {injected} rolls were scripted, not from the seed")
-                } else {
-                    String::new()
-                }
+                crate::verify::scripted(&bout.steps)
             ),
         )
     })

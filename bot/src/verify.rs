@@ -1,7 +1,7 @@
 //! `herald verify`: replays a finished fight from the database and confirms its logged outcome,
 //! as the fight's game does.
 
-use crate::store::{Id, Store};
+use crate::store::{Id, Step, Store};
 use anyhow::Result;
 
 /// What verification found.
@@ -11,6 +11,37 @@ pub struct Report {
     pub ok: bool,
     /// One line a person can read.
     pub message: String,
+}
+
+/// The report on fight `id` whose replay did not reach its end, `why`.
+pub fn unplayable(id: Id, why: &anyhow::Error) -> Report {
+    Report {
+        ok: false,
+        message: format!("Fight #{id} does not replay: {why:#}"),
+    }
+}
+
+/// The report on fight `id` when a roll of its log is not what its seed gives (`mismatches`,
+/// from [`crate::live::replay`]); `None` when every roll is.
+pub fn rolls_differ(id: Id, mismatches: &[usize]) -> Option<Report> {
+    let first = mismatches.first()?;
+    Some(Report {
+        ok: false,
+        message: format!(
+            "Fight #{id} differs: roll #{} (and {} more) is not what the seed gives.",
+            first + 1,
+            mismatches.len() - 1
+        ),
+    })
+}
+
+/// What a verification adds when rolls of the log came from a script (`@dice`), not the seed:
+/// "; 3 rolls were scripted, not from the seed", else nothing.
+pub fn scripted<D>(steps: &[Step<D>]) -> String {
+    match steps.iter().flat_map(|s| &s.rolls).filter(|r| r.1).count() {
+        0 => String::new(),
+        n => format!("; {n} rolls were scripted, not from the seed"),
+    }
 }
 
 /// Whether fight `id` is in the books and has not ended (`herald verify` then exits with a

@@ -43,28 +43,10 @@ pub async fn verify_joust(store: &Store, id: Id) -> Result<Report> {
     };
     let (m, _, mismatches) = match replay(&fight) {
         Ok(r) => r,
-        Err(e) => {
-            return Ok(Report {
-                ok: false,
-                message: format!("Fight #{id} does not replay: {e:#}"),
-            })
-        }
+        Err(e) => return Ok(crate::verify::unplayable(id, &e)),
     };
-    let injected = fight
-        .steps
-        .iter()
-        .flat_map(|s| &s.rolls)
-        .filter(|r| r.1)
-        .count();
-    if let Some(&first) = mismatches.first() {
-        return Ok(Report {
-            ok: false,
-            message: format!(
-                "Fight #{id} differs: roll #{} (and {} more) is not what the seed gives.",
-                first + 1,
-                mismatches.len() - 1
-            ),
-        });
+    if let Some(report) = crate::verify::rolls_differ(id, &mismatches) {
+        return Ok(report);
     }
     let names = [
         fight.setup.knights[0].name.as_str(),
@@ -78,11 +60,7 @@ pub async fn verify_joust(store: &Store, id: Id) -> Result<Report> {
                 fight.steps.len().saturating_sub(1),
                 hex::encode(fight.seed),
                 told(o, names),
-                if injected > 0 {
-                    format!("; {injected} rolls were scripted, not from the seed")
-                } else {
-                    String::new()
-                }
+                crate::verify::scripted(&fight.steps)
             ),
         }),
         Some(o) => Ok(Report {
