@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod challenge;
 pub mod cli;
 pub mod clock;
 pub mod command;

@@ -376,12 +376,12 @@ impl<G: Game> Referee<G> {
                 sides.styled[1]
             )
         } else {
-            format!(
-                "{} challenges {} to {}! {}: /accept or /decline ({secs}s).",
-                sides.styled[0],
-                sides.styled[1],
+            crate::challenge::issued(
+                &sides.styled[0],
+                &sides.styled[1],
                 G::BOUT,
-                sides.users[1]
+                &sides.users[1],
+                secs,
             )
         };
         self.challenge_event("challenge", &sides, Side::Challenger);
@@ -443,13 +443,10 @@ impl<G: Game> Referee<G> {
         }
         let line = if c.sides.users[1].eq_ignore_ascii_case(user) && !c.sides.npc[1] {
             self.challenge_event("declined", &c.sides, Side::Challenged);
-            format!(
-                "{} declines the challenge of {}.",
-                c.sides.styled[1], c.sides.styled[0]
-            )
+            crate::challenge::declined(&c.sides.styled[1], &c.sides.styled[0])
         } else if c.sides.users[0].eq_ignore_ascii_case(user) {
             self.challenge_event("declined", &c.sides, Side::Challenger);
-            format!("{} withdraws the challenge.", c.sides.styled[0])
+            crate::challenge::withdrawn(&c.sides.styled[0])
         } else {
             return vec![format!(
                 "Only {} can decline this challenge, or {} withdraw it.",
@@ -683,7 +680,7 @@ impl<G: Game> Referee<G> {
         self.member_event("declined", &sides, m);
         self.challenge = None;
         vec![if m == 0 {
-            format!("{} withdraws the challenge.", sides.members[0].styled)
+            crate::challenge::withdrawn(&sides.members[0].styled)
         } else {
             format!(
                 "{} declines: the challenge of {} to {} is called off.",
@@ -1682,10 +1679,7 @@ impl<G: Game> Referee<G> {
                 }
                 Some(c) => vec![{
                     self.challenge_event("declined", &c.sides, Side::Challenged);
-                    format!(
-                        "The challenge of {} to {} lapses unanswered.",
-                        c.sides.styled[0], c.sides.styled[1]
-                    )
+                    crate::challenge::lapsed(&c.sides.styled[0], &c.sides.styled[1])
                 }],
                 None => Vec::new(),
             });

@@ -375,11 +375,12 @@ impl Tiltyard {
         }
         let secs = self.app.settings(self.realm).challenge_timeout_secs;
         let mut lines: Lines = note.into_iter().collect();
-        lines.push(format!(
-            "{} challenges {} to a practice joust! {}: /accept or /decline ({secs}s).",
-            mine.styled(),
-            theirs.styled(),
-            theirs.owner
+        lines.push(crate::challenge::issued(
+            &mine.styled(),
+            &theirs.styled(),
+            "a practice joust",
+            &theirs.owner,
+            secs,
         ));
         let told_unrecorded = store
             .practice_recorded(self.realm, mine.id, theirs.id, &day)
@@ -578,15 +579,11 @@ impl Tiltyard {
             ]);
         };
         if c.users[1].eq_ignore_ascii_case(user) {
-            let line = format!(
-                "{} declines the challenge of {}.",
-                c.knights[1].styled(),
-                c.knights[0].styled()
-            );
+            let line = crate::challenge::declined(&c.knights[1].styled(), &c.knights[0].styled());
             self.challenge = None;
             Ok(vec![line])
         } else if c.users[0].eq_ignore_ascii_case(user) {
-            let line = format!("{} withdraws the challenge.", c.knights[0].styled());
+            let line = crate::challenge::withdrawn(&c.knights[0].styled());
             self.challenge = None;
             Ok(vec![line])
         } else {
@@ -897,10 +894,9 @@ impl Tiltyard {
     async fn on_fight_deadline(&mut self, now: DateTime<Utc>) -> Lines {
         if self.fight.is_none() {
             if let Some(c) = self.challenge.take() {
-                return vec![format!(
-                    "The challenge of {} to {} lapses unanswered.",
-                    c.knights[0].styled(),
-                    c.knights[1].styled()
+                return vec![crate::challenge::lapsed(
+                    &c.knights[0].styled(),
+                    &c.knights[1].styled(),
                 )];
             }
             return Vec::new();
