@@ -270,8 +270,13 @@ impl App {
 
     /// How long a fighter of realm `realm` has for each decision before the default is taken.
     pub fn decision_timeout(&self, realm: Id) -> chrono::Duration {
-        let secs = self.settings(realm).decision_timeout_secs;
-        chrono::Duration::seconds(secs.min(i64::MAX as u64) as i64)
+        seconds(self.settings(realm).decision_timeout_secs)
+    }
+
+    /// How long a challenge (or an offer answered like one, R172) of realm `realm` waits for
+    /// its `/accept`.
+    pub fn challenge_timeout(&self, realm: Id) -> chrono::Duration {
+        seconds(self.settings(realm).challenge_timeout_secs)
     }
 
     /// The calendar day (YYYY-MM-DD) of `at` in realm `realm`'s time zone (R25).
@@ -444,4 +449,11 @@ impl App {
         }
         let _ = sink.flush();
     }
+}
+
+/// A configured timeout as a duration, at most [`crate::config::MAX_TIMEOUT_SECS`] (which the
+/// configuration's check enforces at start-up), so that a deadline is always a time.
+fn seconds(secs: u64) -> chrono::Duration {
+    let secs = secs.min(crate::config::MAX_TIMEOUT_SECS);
+    chrono::Duration::seconds(i64::try_from(secs).unwrap_or(0))
 }

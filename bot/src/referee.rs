@@ -16,7 +16,7 @@ use crate::store::games::{
 };
 use crate::store::{Id, Step, Store};
 use anyhow::{Context, Result};
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use futures::future::BoxFuture;
 use herald_engine::dice::RollSource;
 use herald_engine::dice::SeededDice;
@@ -391,7 +391,7 @@ impl<G: Game> Referee<G> {
         self.challenge = Some(Challenge {
             fighters: vec![mine, theirs],
             sides,
-            deadline: now + Duration::seconds(secs.min(i64::MAX as u64) as i64),
+            deadline: now + self.app.challenge_timeout(self.realm),
             accepted: vec![true, npc],
         });
         let mut lines = vec![line];
@@ -565,7 +565,7 @@ impl<G: Game> Referee<G> {
         self.challenge = Some(Challenge {
             fighters,
             sides,
-            deadline: now + Duration::seconds(secs.min(i64::MAX as u64) as i64),
+            deadline: now + self.app.challenge_timeout(self.realm),
             accepted,
         });
         if waiting {

@@ -13,7 +13,7 @@ use crate::narration::Narration;
 use crate::referee::{claimed_elsewhere, fighting_elsewhere, Table};
 use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenFight, Step};
 use anyhow::Result;
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use command::PsiCommand;
 use futures::future::BoxFuture;
 use herald_engine::psiknight::books;
@@ -403,7 +403,7 @@ impl Tiltyard {
             knights: [mine, theirs],
             users,
             armed: [None, None],
-            deadline: now + Duration::seconds(secs.min(i64::MAX as u64) as i64),
+            deadline: now + self.app.challenge_timeout(self.realm),
             told_unrecorded,
         });
         if self.compact().await? {

@@ -498,11 +498,7 @@ async fn live_grants(
 
 /// Offers of a grant made before this moment have lapsed unanswered (R172).
 fn grant_cutoff(app: &App, realm: Id, now: DateTime<Utc>) -> DateTime<Utc> {
-    let secs = app
-        .settings(realm)
-        .challenge_timeout_secs
-        .min(i64::MAX as u64) as i64;
-    now - chrono::Duration::seconds(secs)
+    now - app.challenge_timeout(realm)
 }
 
 /// "a grant of lands from Baron Hugh (/accept)".
