@@ -24,3 +24,26 @@ pub fn withdrawn(challenger: &str) -> String {
 pub fn lapsed(challenger: &str, challenged: &str) -> String {
     format!("The challenge of {challenger} to {challenged} lapses unanswered.")
 }
+
+/// "A fight is on in #lists: Sir Ann vs Dame Bo. Wait for it to end, or challenge in another
+/// channel.": a challenge refused while the channel's fight goes on.
+pub fn fight_on(channel: &str, a: &str, b: &str) -> String {
+    format!("A fight is on in {channel}: {a} vs {b}. Wait for it to end, or challenge in another channel.")
+}
+
+/// "Sir Ann has challenged Dame Bo here; wait for /accept or /decline.": a challenge refused
+/// while another waits for its answer.
+pub fn pending(challenger: &str, challenged: &str) -> String {
+    format!("{challenger} has challenged {challenged} here; wait for /accept or /decline.")
+}
+
+/// "There is no challenge to accept here. Usage: /joust TARGET to issue one." `verb` is the
+/// game's challenge command.
+pub fn nothing_to_accept(verb: &str) -> String {
+    format!("There is no challenge to accept here. Usage: /{verb} TARGET to issue one.")
+}
+
+/// "There is no fight in #lists to make a move in. Usage: /joust TARGET"
+pub fn no_fight(channel: &str, verb: &str) -> String {
+    format!("There is no fight in {channel} to make a move in. Usage: /{verb} TARGET")
+}

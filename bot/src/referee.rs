@@ -410,10 +410,7 @@ impl<G: Game> Referee<G> {
 
     async fn accept(&mut self, user: &str, now: DateTime<Utc>) -> Result<Lines> {
         let Some(c) = &self.challenge else {
-            return Ok(vec![
-                "There is no challenge to accept here. Usage: /challenge TARGET to issue one."
-                    .into(),
-            ]);
+            return Ok(vec![crate::challenge::nothing_to_accept("challenge")]);
         };
         if c.fighters.len() > 2 {
             return self.accept_group(user, now).await;
@@ -596,17 +593,15 @@ impl<G: Game> Referee<G> {
     /// Why no challenge can be issued here now: a fight or a challenge stands.
     fn busy(&self) -> Option<String> {
         if let Some(f) = &self.fight {
-            return Some(format!(
-                "A fight is on in {}: {} vs {}. Wait for it to end, or challenge in another channel.",
-                self.channel, f.own.sides.styled[0], f.own.sides.styled[1]
+            return Some(crate::challenge::fight_on(
+                &self.channel,
+                &f.own.sides.styled[0],
+                &f.own.sides.styled[1],
             ));
         }
-        self.challenge.as_ref().map(|c| {
-            format!(
-                "{} has challenged {} here; wait for /accept or /decline.",
-                c.sides.styled[0], c.sides.styled[1]
-            )
-        })
+        self.challenge
+            .as_ref()
+            .map(|c| crate::challenge::pending(&c.sides.styled[0], &c.sides.styled[1]))
     }
 
     /// The players of a group challenge who have not yet accepted.
@@ -826,10 +821,7 @@ impl<G: Game> Referee<G> {
         now: DateTime<Utc>,
     ) -> Result<Lines> {
         let Some(f) = &self.fight else {
-            return Ok(vec![format!(
-                "There is no fight in {} to make a move in. Usage: /challenge TARGET",
-                self.channel
-            )]);
+            return Ok(vec![crate::challenge::no_fight(&self.channel, "challenge")]);
         };
         let Some(member) = self.member_of(user) else {
             let who: Vec<String> = (0..f.own.sides.members.len())

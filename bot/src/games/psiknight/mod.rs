@@ -310,16 +310,16 @@ impl Tiltyard {
 
     async fn joust(&mut self, user: &str, target: &str, now: DateTime<Utc>) -> Result<Lines> {
         if let Some(f) = &self.fight {
-            return Ok(vec![format!(
-                "A fight is on in {}: {} vs {}. Wait for it to end, or challenge in another channel.",
-                self.channel, f.own.styled[0], f.own.styled[1]
+            return Ok(vec![crate::challenge::fight_on(
+                &self.channel,
+                &f.own.styled[0],
+                &f.own.styled[1],
             )]);
         }
         if let Some(c) = &self.challenge {
-            return Ok(vec![format!(
-                "{} has challenged {} here; wait for /accept or /decline.",
-                c.knights[0].styled(),
-                c.knights[1].styled()
+            return Ok(vec![crate::challenge::pending(
+                &c.knights[0].styled(),
+                &c.knights[1].styled(),
             )]);
         }
         if let Some(t) = self.running() {
@@ -424,9 +424,7 @@ impl Tiltyard {
             }
         }
         let Some(c) = self.challenge.clone() else {
-            return Ok(vec![
-                "There is no challenge to accept here. Usage: /joust TARGET to issue one.".into(),
-            ]);
+            return Ok(vec![crate::challenge::nothing_to_accept("joust")]);
         };
         for k in &c.knights {
             if let Some(refusal) = office::fight_refusal(&self.app, k).await? {
@@ -646,10 +644,7 @@ impl Tiltyard {
                     .into_iter()
                     .collect());
             }
-            return Ok(vec![format!(
-                "There is no fight in {} to make a move in. Usage: /joust TARGET",
-                self.channel
-            )]);
+            return Ok(vec![crate::challenge::no_fight(&self.channel, "joust")]);
         }
         let Some(f) = &mut self.fight else {
             return Ok(Vec::new());
