@@ -23,6 +23,19 @@ pub enum NameError {
     Character(char),
 }
 
+/// A word that names nothing of its kind (a skill, a monarch); carries the word and what was
+/// expected.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown {kind} '{word}'; expected one of: {expected}")]
+pub struct UnknownName {
+    /// What kind of name was expected ("skill", "psi skill", "monarch").
+    pub kind: &'static str,
+    /// The word as given.
+    pub word: String,
+    /// The accepted words, comma-separated.
+    pub expected: &'static str,
+}
+
 /// Checks a name by R122 and returns it with its spaces trimmed and inner runs made one.
 pub fn check_name(name: &str) -> Result<String, NameError> {
     let name = name.split_whitespace().collect::<Vec<_>>().join(" ");

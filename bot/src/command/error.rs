@@ -171,17 +171,7 @@ pub(crate) fn which_action(word: &Option<String>, expected: &str) -> String {
     }
 }
 
-/// A name that matched nothing of its kind; carries the word and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown {kind} '{word}'; expected one of: {expected}")]
-pub struct UnknownName {
-    /// What kind of name was expected ("skill", "monarch").
-    pub kind: &'static str,
-    /// The word as given.
-    pub word: String,
-    /// The accepted words, comma-separated.
-    pub expected: &'static str,
-}
+pub use herald_engine::name::UnknownName;
 
 /// A bad command line: what was wrong, and the usage. Display is the one-line reply. Boxed,
 /// so that a `Result` carrying it stays small.

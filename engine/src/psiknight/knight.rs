@@ -133,17 +133,7 @@ impl PsiSkill {
     }
 }
 
-/// A name that matched nothing; carries the word and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown {kind} '{word}'; expected one of: {expected}")]
-pub struct UnknownName {
-    /// What kind of name was expected ("skill", "psi skill", "monarch").
-    pub kind: &'static str,
-    /// The word as given.
-    pub word: String,
-    /// The accepted words, comma-separated.
-    pub expected: &'static str,
-}
+pub use crate::name::UnknownName;
 
 impl FromStr for Skill {
     type Err = UnknownName;

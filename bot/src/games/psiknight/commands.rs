@@ -7,7 +7,6 @@ use super::command::{CreateKnight, HostilityAction, PsiCommand, Schedule, Standi
 use crate::command::*;
 use crate::games::{Menu, Privacy};
 use herald_engine::psiknight::books::AnySkill;
-use herald_engine::psiknight::knight::UnknownName as UnknownWord;
 use herald_engine::psiknight::{BonusMode, Decision, Monarch, PsiSkill, Skill, Style};
 
 pub(crate) const KNIGHT: ArgSpec = ArgSpec::pos(
@@ -78,22 +77,13 @@ pub(crate) const ANY_SKILL_EXPECTED: &str =
 pub(crate) const PSI_OR_OFF_EXPECTED: &str =
     "apportation, cpk, hypercognition, mesmerism, telepathy, catapsi, negapsi, off";
 
-/// The engine's unknown name as the grammar says it, the word shortened for the reply.
-fn unknown(e: UnknownWord) -> ParseErrorKind {
-    unknown_name(UnknownName {
-        kind: e.kind,
-        word: e.word,
-        expected: e.expected,
-    })
-}
-
 /// Comma-separated fighting skills: `lance,ride,shield`.
 pub(crate) static SKILLS: GameKind = GameKind {
     choices: &[],
     list: true,
     read: |text| {
         list_items(text)
-            .map(|s| s.parse::<Skill>().map_err(unknown))
+            .map(|s| s.parse::<Skill>().map_err(unknown_name))
             .collect::<Result<Vec<_>, _>>()
             .map(GameValue::new)
     },
@@ -113,7 +103,7 @@ pub(crate) static PSI_POINTS: GameKind = GameKind {
             let Some((name, points)) = item.split_once([':', '=']) else {
                 return Err(bad(item));
             };
-            let skill = name.parse::<PsiSkill>().map_err(unknown)?;
+            let skill = name.parse::<PsiSkill>().map_err(unknown_name)?;
             let points = parse_digits(points.trim(), 9)
                 .and_then(|n| u32::try_from(n).ok())
                 .ok_or_else(|| bad(item))?;
@@ -127,7 +117,11 @@ pub(crate) static PSI_POINTS: GameKind = GameKind {
 pub(crate) static MONARCH: GameKind = GameKind {
     choices: MONARCH_WORDS,
     list: false,
-    read: |word| word.parse::<Monarch>().map(GameValue::new).map_err(unknown),
+    read: |word| {
+        word.parse::<Monarch>()
+            .map(GameValue::new)
+            .map_err(unknown_name)
+    },
 };
 
 /// A fighting or a psi skill: what `/spend` raises (R30 prices both alike).
@@ -140,7 +134,7 @@ pub(crate) static ANY_SKILL: GameKind = GameKind {
         } else if let Ok(skill) = word.parse::<PsiSkill>() {
             Ok(GameValue::new(AnySkill::Psi(skill)))
         } else {
-            Err(unknown(UnknownWord {
+            Err(unknown_name(UnknownName {
                 kind: "skill",
                 word: word.to_string(),
                 expected: ANY_SKILL_EXPECTED,
@@ -160,7 +154,7 @@ pub(crate) static PSI_OR_OFF: GameKind = GameKind {
         word.parse::<PsiSkill>()
             .map(|s| GameValue::new(Some(s)))
             .map_err(|e| {
-                unknown(UnknownWord {
+                unknown_name(UnknownName {
                     expected: PSI_OR_OFF_EXPECTED,
                     ..e
                 })
