@@ -118,6 +118,15 @@ pub fn timed_out_line(who: &str, decision: &str) -> String {
     format!("{who} did not answer in time: /{decision} is taken for them.")
 }
 
+/// "Only Sir Ash (ann) and Dame Brim (bo) act in this fight; waiting for …": a decision said
+/// by someone not fighting. `fighters` as the channel names them with their players.
+pub fn not_fighting_line(fighters: &[String], waiting: &str) -> String {
+    format!(
+        "Only {} act in this fight; {waiting}.",
+        crate::reply::and_list(fighters)
+    )
+}
+
 impl<F: Fight, K> Live<F, K> {
     /// A fight the books have just started as fight `id`.
     pub fn new(id: Id, opened: Opened<F>, deadline: DateTime<Utc>, own: K) -> Self {

@@ -827,11 +827,7 @@ impl<G: Game> Referee<G> {
             let who: Vec<String> = (0..f.own.sides.members.len())
                 .map(|m| f.own.sides.who_member(m))
                 .collect();
-            return Ok(vec![format!(
-                "Only {} act in this fight; {}.",
-                and_list(&who),
-                self.waiting()
-            )]);
+            return Ok(vec![crate::live::not_fighting_line(&who, &self.waiting())]);
         };
         self.apply(member, decision, now, None, true).await
     }

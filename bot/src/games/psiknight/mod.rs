@@ -650,14 +650,12 @@ impl Tiltyard {
             return Ok(Vec::new());
         };
         let Some(side) = Self::side_of(&f.own.users, user) else {
-            return Ok(vec![format!(
-                "Only {} ({}) and {} ({}) act in this fight; {}.",
-                f.own.styled[0],
-                f.own.users[0],
-                f.own.styled[1],
-                f.own.users[1],
-                waiting(&f.fight, &f.own.styled, &f.own.users)
-            )]);
+            let who = Side::BOTH.map(|s| {
+                let i = s.index();
+                format!("{} ({})", f.own.styled[i], f.own.users[i])
+            });
+            let waiting = waiting(&f.fight, &f.own.styled, &f.own.users);
+            return Ok(vec![crate::live::not_fighting_line(&who, &waiting)]);
         };
         self.apply(side, decision, now, None).await
     }
