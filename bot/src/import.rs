@@ -145,8 +145,10 @@ fn whole(doc: &Value) -> Result<&Map<String, Value>, String> {
     })
 }
 
-/// The database being built beside its final name; removed, with its journal, unless it took
-/// that name.
+/// The database being built beside its final name; removed, with its journal and the start-up
+/// lock's file [`Store::open`](crate::store::Store::open) puts beside it, unless it took that
+/// name (the lock's file is removed then too: the name it was made for is gone). No other
+/// process opens a database being built, so removing its lock's file takes no lock from anyone.
 struct Building {
     path: PathBuf,
 }
@@ -163,7 +165,7 @@ impl Building {
 
 impl Drop for Building {
     fn drop(&mut self) {
-        for suffix in ["", "-journal", "-wal", "-shm"] {
+        for suffix in ["", "-journal", "-wal", "-shm", ".lock"] {
             let mut p = self.path.clone().into_os_string();
             p.push(suffix);
             let _ = std::fs::remove_file(p);

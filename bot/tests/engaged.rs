@@ -41,11 +41,16 @@ fn joined(a: &Answer) -> String {
     a.lines.join(" ")
 }
 
+/// The claims that hold a fighter: those of open fights (migration 0019 leaves an ended fight's
+/// claims for the next start to take over).
 async fn open_claims(hub: &Hub) -> i64 {
-    db::query_scalar("SELECT COUNT(*) FROM engaged_fighters")
-        .fetch_one(hub.app().store.db())
-        .await
-        .unwrap()
+    db::query_scalar(
+        "SELECT COUNT(*) FROM engaged_fighters e JOIN fights f ON f.id = e.fight_id \
+         WHERE f.ended_at IS NULL",
+    )
+    .fetch_one(hub.app().store.db())
+    .await
+    .unwrap()
 }
 
 /// Ends the fight in `channel` by a yield of whichever of `users` is to move.
@@ -202,11 +207,13 @@ async fn a_character_of_a_seam_game_starts_one_fight_of_two_accepted_at_once() {
             )],
             "{which}"
         );
-        let claims: i64 =
-            db::query_scalar("SELECT COUNT(*) FROM engaged_fighters WHERE kind = 'character'")
-                .fetch_one(one.app().store.db())
-                .await
-                .unwrap();
+        let claims: i64 = db::query_scalar(
+            "SELECT COUNT(*) FROM engaged_fighters e JOIN fights f ON f.id = e.fight_id \
+                 WHERE e.kind = 'character' AND f.ended_at IS NULL",
+        )
+        .fetch_one(one.app().store.db())
+        .await
+        .unwrap();
         assert_eq!(claims, 2, "{which}");
         // Its end frees Ann.
         let (hub, channel, other) = if started[0] {
@@ -322,8 +329,7 @@ async fn a_tournament_match_waits_for_a_knight_fighting_in_another_process() {
     }
 }
 
-/// A group fight's end frees every creature of it, not its two leads alone (migration 0018's
-/// triggers: knights, the leads, then the members), on both backends.
+/// A group fight's end frees every creature of it, not its two leads alone, on both backends.
 #[tokio::test]
 async fn a_group_fights_end_frees_every_member() {
     for backend in backends().await {
@@ -349,5 +355,57 @@ async fn a_group_fights_end_frees_every_member() {
         let y = say(&hub, "#minds", "bo", "/yield").await;
         assert!(joined(&y).contains("is over"), "{which}: {y:?}");
         assert_eq!(open_claims(&hub).await, 0, "{which}: every member is freed");
+    }
+}
+
+/// A claim left by an ended fight (migration 0019: an end writes no claim) is taken over by the
+/// next start of its fighter, a group fight's member included, and the claim so taken refuses a
+/// start elsewhere while its fight is open, on both backends.
+#[tokio::test]
+async fn a_claim_of_an_ended_fight_is_taken_over_and_then_refuses_again() {
+    for backend in backends().await {
+        let which = backend.name();
+        let config: Config = toml::from_str(
+            "[games.channels]\n\"#minds\" = \"powerpool\"\n\"#other\" = \"powerpool\"\n",
+        )
+        .expect("the test configuration parses");
+        let open = |seed| {
+            let (backend, config) = (&backend, config.clone());
+            async move {
+                let app = Arc::new(App::new(backend.store().await, config, Some(seed)).unwrap());
+                Hub::manual(app, Arc::new(Clock::manual(at())), vec!['/', '!'])
+            }
+        };
+        let (hub, two) = (open(7).await, open(8).await);
+        for (nick, line) in [
+            ("ann", "/creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra"),
+            ("cai", "/creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm"),
+            ("dee", "/creature create Dun --kind psionicist --hd 4 --attack stab --defense swarm"),
+            ("bo", "/creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank"),
+        ] {
+            let a = say(&hub, "#minds", nick, line).await;
+            assert!(joined(&a).contains("ready"), "{which}: {a:?}");
+        }
+        say(&hub, "#minds", "ann", "/psicombat bo --with cai,dee").await;
+        for nick in ["bo", "cai", "dee"] {
+            say(&hub, "#minds", nick, "/accept").await;
+        }
+        let y = say(&hub, "#minds", "bo", "/yield").await;
+        assert!(joined(&y).contains("is over"), "{which}: {y:?}");
+        // Cai, a member of the ended fight, and Brim, its lead, fight again: their old claims
+        // are taken over.
+        say(&hub, "#minds", "cai", "/psicombat bo").await;
+        let a = say(&hub, "#minds", "bo", "/accept").await;
+        assert!(joined(&a).contains("Fight #"), "{which}: {a:?}");
+        assert_eq!(open_claims(&hub).await, 2, "{which}");
+        // Cai is held again: Dun's challenge in another process is refused at its start.
+        let c = say(&two, "#other", "dee", "/psicombat cai").await;
+        assert!(!c.lines.is_empty(), "{which}: {c:?}");
+        let r = say(&two, "#other", "cai", "/accept").await;
+        assert_eq!(
+            r.lines,
+            vec!["Cai is already fighting in #minds; one fight at a time.".to_string()],
+            "{which}"
+        );
     }
 }

@@ -76,3 +76,35 @@ async fn an_export_imports_into_postgres_and_simulate_reads_the_knights_there() 
     );
     assert_eq!(on_sqlite, on_postgres);
 }
+
+/// `herald import` into PostgreSQL builds the books in a SQLite file of its own in the temporary
+/// directory first: the file goes after, and so do its journal and its start-up lock's file
+/// (left behind by every run once). The import's temporary directory is the test's own here.
+#[tokio::test]
+async fn an_import_into_postgres_leaves_nothing_in_the_temporary_directory() {
+    let Some(target) = postgres().await else {
+        return;
+    };
+    let books = Books::new();
+    let run = run(&books.path(), DARA_AND_EOIN).await;
+    assert_eq!(run.result, Ok(()), "{}", run.out);
+    let (code, json, err) = herald(&["export", "--db", &books.path().display().to_string()]);
+    assert_eq!(code, Some(0), "{err}");
+    let file = books.dir.path().join("books.json");
+    std::fs::write(&file, &json).unwrap();
+    let tmp = books.dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["import", &file.display().to_string(), "--db", &target.url()])
+        .env("TMPDIR", &tmp)
+        .output()
+        .expect("herald runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.starts_with("imported "), "{said}");
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left in the temporary directory: {left:?}");
+}

@@ -1,8 +1,10 @@
 //! One fight at a time for a fighter, kept by the books rather than by each process's memory:
 //! a fight's start claims its fighters in `engaged_fighters` (migration 0017) in the same
 //! transaction that records the fight, so of two processes starting fights of one knight at
-//! once exactly one commits. The end of a fight frees them by the table's triggers (migration
-//! 0018), in the transaction that ends it.
+//! once exactly one commits. A fight's end writes nothing here (migration 0019): a claim whose
+//! fight has ended holds nothing, and the next start of its fighter takes it over. So the claims
+//! a table holds are those of open fights and of some ended ones; a reader of them keeps the
+//! rows whose fight is open.
 
 use super::db::{self, Tx};
 use super::Id;
@@ -66,7 +68,10 @@ pub struct Engaged {
 /// Claims `ids` for `fight` inside its start's transaction, or answers [`Engaged`] naming the
 /// first already held (the caller drops the transaction, so nothing of the fight is written).
 /// Claims are taken in order of id, so two starts racing over the same pair wait on one
-/// another instead of deadlocking.
+/// another instead of deadlocking. A claim left by an ended fight is taken over; the fight is
+/// read as ended only when its end is committed and seen by this statement (a fight not seen at
+/// all, started by a transaction committed meanwhile on PostgreSQL, counts as open), so a start
+/// never takes a claim from a fight in progress.
 pub(super) async fn claim(tx: &mut Tx<'_>, kind: Fighters, ids: &[Id], fight: Id) -> Result<()> {
     let mut ids = ids.to_vec();
     ids.sort_unstable();
@@ -74,7 +79,9 @@ pub(super) async fn claim(tx: &mut Tx<'_>, kind: Fighters, ids: &[Id], fight: Id
     for id in ids {
         let taken = db::query(
             "INSERT INTO engaged_fighters (kind, fighter_id, fight_id) VALUES (?, ?, ?) \
-             ON CONFLICT (kind, fighter_id) DO NOTHING",
+             ON CONFLICT (kind, fighter_id) DO UPDATE SET fight_id = excluded.fight_id \
+             WHERE EXISTS (SELECT 1 FROM fights f WHERE f.id = engaged_fighters.fight_id \
+             AND f.ended_at IS NOT NULL)",
         )
         .bind(kind.name())
         .bind(id)

@@ -37,8 +37,84 @@ impl Books {
 pub enum Backend {
     /// A SQLite file in a temporary directory.
     Sqlite(Books),
-    /// A database created for this test on the server `HERALD_TEST_PG` names.
-    Postgres(String),
+    /// A database created for this test on the server `HERALD_TEST_PG` names, dropped with it.
+    Postgres(PgDatabase),
+}
+
+/// A PostgreSQL database made for one test: dropped when the value is, so that test runs do not
+/// fill the server's disk.
+pub struct PgDatabase {
+    /// The server's URL as `HERALD_TEST_PG` gives it (its maintenance database).
+    server: String,
+    /// The database's name, `herald_test_<pid>_<n>_<nanos>`.
+    name: String,
+    /// The URL of this database.
+    url: String,
+}
+
+impl Drop for PgDatabase {
+    /// Drops the database on a connection of its own, from a thread of its own with its own
+    /// runtime: the test's runtime may be busy running this drop, or gone. Connections the test
+    /// left open (a store's pool, a child process) are ended by the server (`FORCE`). A failure
+    /// is said, never raised: a drop must not panic.
+    fn drop(&mut self) {
+        let (server, name) = (self.server.clone(), self.name.clone());
+        let dropped = std::thread::Builder::new()
+            .name("drop-test-db".into())
+            .spawn(move || drop_database(&server, &name))
+            .map_err(|e| e.to_string())
+            .and_then(|t| t.join().unwrap_or_else(|_| Err("it panicked".into())));
+        if let Err(e) = dropped {
+            eprintln!("the test database {} was not dropped: {e}", self.name);
+        }
+    }
+}
+
+/// `DROP DATABASE name WITH (FORCE)` on a fresh connection to `server`, on a runtime made for it.
+fn drop_database(server: &str, name: &str) -> Result<(), String> {
+    use sqlx::Connection;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let mut admin = sqlx::PgConnection::connect(server)
+            .await
+            .map_err(|e| e.to_string())?;
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&mut admin)
+            .await
+            .map_err(|e| e.to_string())?;
+        admin.close().await.map_err(|e| e.to_string())
+    })
+}
+
+/// Drops the test databases of test processes no longer running (one killed before its guards
+/// ran): their names carry the process id. Said, never raised, when it fails.
+async fn drop_orphans(admin: &mut sqlx::PgConnection) {
+    let names: Vec<String> = match sqlx::query_scalar(
+        "SELECT datname FROM pg_database WHERE datname LIKE 'herald\\_test\\_%'",
+    )
+    .fetch_all(&mut *admin)
+    .await
+    {
+        Ok(names) => names,
+        Err(e) => {
+            eprintln!("the old test databases were not listed: {e}");
+            return;
+        }
+    };
+    for name in names {
+        let pid = name.split('_').nth(2).and_then(|p| p.parse::<u32>().ok());
+        let Some(pid) = pid else { continue };
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let drop = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+        if let Err(e) = sqlx::query(&drop).execute(&mut *admin).await {
+            eprintln!("the old test database {name} was not dropped: {e}");
+        }
+    }
 }
 
 impl Backend {
@@ -46,7 +122,7 @@ impl Backend {
     pub fn url(&self) -> String {
         match self {
             Backend::Sqlite(books) => books.path().display().to_string(),
-            Backend::Postgres(url) => url.clone(),
+            Backend::Postgres(db) => db.url.clone(),
         }
     }
 
@@ -71,11 +147,13 @@ impl Backend {
 pub const TEST_PG: &str = "HERALD_TEST_PG";
 
 /// A fresh PostgreSQL database for one test on the server of `HERALD_TEST_PG`, so tests run in
-/// parallel; `None`, with a printed message, when the variable is unset.
+/// parallel, dropped with the value; `None`, with a printed message, when the variable is unset.
+/// The first call of a test process also drops what processes that died left behind.
 pub async fn postgres() -> Option<Backend> {
     use sqlx::Connection;
-    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
     static NEXT: AtomicU32 = AtomicU32::new(0);
+    static SWEPT: AtomicBool = AtomicBool::new(false);
     let Ok(server) = std::env::var(TEST_PG) else {
         eprintln!("SKIPPED on PostgreSQL: {TEST_PG} is not set");
         return None;
@@ -92,6 +170,9 @@ pub async fn postgres() -> Option<Backend> {
     let mut admin = sqlx::PgConnection::connect(&server)
         .await
         .expect("the test PostgreSQL server answers");
+    if !SWEPT.swap(true, Ordering::Relaxed) {
+        drop_orphans(&mut admin).await;
+    }
     sqlx::query(&format!("CREATE DATABASE {name}"))
         .execute(&mut admin)
         .await
@@ -101,7 +182,8 @@ pub async fn postgres() -> Option<Backend> {
         Some((i, _)) => &server[..i],
         None => server.as_str(),
     };
-    Some(Backend::Postgres(format!("{root}/{name}")))
+    let url = format!("{root}/{name}");
+    Some(Backend::Postgres(PgDatabase { server, name, url }))
 }
 
 /// Every backend a store test runs on: SQLite, and PostgreSQL when `HERALD_TEST_PG` is set.
