@@ -18,11 +18,9 @@ pub const LINK_KEPT: Duration = Duration::from_secs(10);
 /// PostgreSQL's notification channel on which a link's transaction tells every process.
 pub const LINKS_CHANNEL: &str = "herald_links";
 
-/// Entries kept at most; past that the cache starts over.
-const LINKS_KEPT: usize = 100_000;
-
-/// The accounts speakers were lately read to play as, so that a command does not ask the books
-/// each time (every command of every player needs the answer; links are rare).
+/// Each realm's links as lately read, so that a command does not ask the books each time (every
+/// command of every player needs the answer; links are rare, so a realm's are read whole: one
+/// read a realm per [`LINK_KEPT`], however many players speak).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinkCache(Arc<Mutex<Links>>, Arc<Heard>);
 
@@ -78,36 +76,28 @@ pub(crate) async fn listen(pool: sqlx::PgPool, cache: LinkCache) -> Result<Liste
     Ok(Listening(guard))
 }
 
-/// Each realm's speakers: the account each plays as, if linked, and when that was read. By realm
-/// then speaker, so that a lookup (every command's) makes no key.
-type Kept = HashMap<Id, HashMap<String, (Option<String>, Instant)>>;
+/// Each realm's links, member to account, and when they were read.
+type Kept = HashMap<Id, (HashMap<String, String>, Instant)>;
 
 impl LinkCache {
-    /// The account kept for `user`, or, when none is, the count of forgettings to give
-    /// [`LinkCache::put`] with what the books say.
+    /// The account `user` is linked to in `realm` (`None`: none, it plays as itself) when the
+    /// realm's links are kept; else the count of forgettings to give [`LinkCache::put`] with
+    /// what the books say.
     fn get(&self, realm: Id, user: &str) -> Result<Option<String>, u64> {
         let links = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        match links.kept.get(&realm).and_then(|r| r.get(user)) {
-            Some((account, at)) if at.elapsed() < LINK_KEPT => Ok(account.clone()),
+        match links.kept.get(&realm) {
+            Some((members, at)) if at.elapsed() < LINK_KEPT => Ok(members.get(user).cloned()),
             _ => Err(links.forgotten),
         }
     }
 
-    /// Keeps what the books said of `user`, unless the cache was forgotten since the read
-    /// began (`forgotten` is what [`LinkCache::get`] gave then).
-    fn put(&self, realm: Id, user: &str, account: Option<String>, forgotten: u64) {
+    /// Keeps `realm`'s links as the books gave them, unless the cache was forgotten since the
+    /// read began (`forgotten` is what [`LinkCache::get`] gave then).
+    fn put(&self, realm: Id, members: HashMap<String, String>, forgotten: u64) {
         let mut links = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if links.forgotten != forgotten {
-            return;
+        if links.forgotten == forgotten {
+            links.kept.insert(realm, (members, Instant::now()));
         }
-        if links.kept.values().map(HashMap::len).sum::<usize>() >= LINKS_KEPT {
-            links.kept.clear();
-        }
-        links
-            .kept
-            .entry(realm)
-            .or_default()
-            .insert(user.to_string(), (account, Instant::now()));
     }
 
     fn forget(&self) {
@@ -159,12 +149,24 @@ impl Store {
         let account = match self.links.get(realm, user) {
             Ok(kept) => kept,
             Err(forgotten) => {
-                let read = self.linked_to(realm, user).await?;
-                self.links.put(realm, user, read.clone(), forgotten);
-                read
+                let members = self.realm_links(realm).await?;
+                let account = members.get(user).cloned();
+                self.links.put(realm, members, forgotten);
+                account
             }
         };
         Ok(account.unwrap_or_else(|| user.to_string()))
+    }
+
+    /// Every link of `realm`: member to account.
+    async fn realm_links(&self, realm: Id) -> Result<HashMap<String, String>> {
+        let rows = db::query("SELECT member, account FROM account_links WHERE realm_id = ?")
+            .bind(realm)
+            .fetch_all(self.db())
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("member")?, r.try_get("account")?)))
+            .collect()
     }
 
     /// The account `user` is linked to, if it is a member of one.
@@ -319,6 +321,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::LinkCache;
+    use std::collections::HashMap;
 
     #[test]
     fn a_read_that_began_before_a_link_keeps_nothing() {
@@ -328,13 +331,18 @@ mod tests {
         };
         // A link commits (here or, heard by notification, elsewhere) while the read is out.
         cache.forget();
-        cache.put(1, "ann", None, before);
+        cache.put(1, HashMap::new(), before);
         assert!(cache.get(1, "ann").is_err(), "the older answer was kept");
-        // A read that began after it is kept.
+        // A read that began after it is kept, for every speaker of the realm.
         let Err(after) = cache.get(1, "ann") else {
             panic!("nothing is kept yet")
         };
-        cache.put(1, "ann", Some("bo".into()), after);
+        cache.put(1, HashMap::from([("ann".into(), "bo".into())]), after);
         assert_eq!(cache.get(1, "ann"), Ok(Some("bo".into())));
+        assert_eq!(cache.get(1, "cy"), Ok(None), "cy plays as itself");
+        assert!(
+            cache.get(2, "ann").is_err(),
+            "another realm's links are its own"
+        );
     }
 }
