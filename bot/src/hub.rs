@@ -70,8 +70,7 @@ enum Msg {
     },
     /// Restore an open fight of a game.
     Restore {
-        game: String,
-        id: crate::store::Id,
+        fight: crate::store::OpenLogged,
         reply: oneshot::Sender<Lines>,
     },
     /// Load what the channel's game holds there (its tournaments) from the books.
@@ -453,10 +452,13 @@ impl Hub {
         // Every game's open fights of the one log, this place's only: another place's are
         // its own process's.
         let open = self.app.store.open_fights_in(realm_id, realm).await?;
-        for (id, game, channel) in open {
-            let channel = self.app.transport_channel(realm, &channel).to_string();
+        for fight in open {
+            let channel = self
+                .app
+                .transport_channel(realm, &fight.channel)
+                .to_string();
             let (reply, answer) = oneshot::channel();
-            let msg = Msg::Restore { game, id, reply };
+            let msg = Msg::Restore { fight, reply };
             for text in self.ask(realm, &channel, msg, answer).await {
                 out.push(Outgoing {
                     realm: realm.to_string(),
@@ -577,8 +579,8 @@ async fn actor(
                         };
                         let _ = reply.send(lines);
                     }
-                    Msg::Restore { game, id, reply } => {
-                        let lines = match Box::pin(session.restore(&game, id, now)).await {
+                    Msg::Restore { fight, reply } => {
+                        let lines = match Box::pin(session.restore(fight, now)).await {
                             Ok(lines) => lines,
                             Err(e) => {
                                 tracing::error!("cannot restore a fight: {e:#}");

@@ -14,7 +14,7 @@ use crate::reply::and_list;
 use crate::store::games::{
     BoutEnd, BoutMember, Character, CharacterError, MemberEnd, NewBout, OpenBout, Record,
 };
-use crate::store::{Id, Step, Store};
+use crate::store::{Id, OpenLogged, Step, Store};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use futures::future::BoxFuture;
@@ -45,8 +45,8 @@ pub trait Table: Send + Sync {
     ) -> BoxFuture<'a, Result<Option<Lines>>>;
     /// A deadline passed: a challenge lapses, or the awaited fighter gets the default.
     fn on_deadline(&mut self, now: DateTime<Utc>) -> BoxFuture<'_, Lines>;
-    /// Restores fight `id`, open in the books, by replaying its steps.
-    fn restore(&mut self, id: Id, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>>;
+    /// Restores a fight open in the books, as a restart read it, by replaying its steps.
+    fn restore(&mut self, fight: OpenLogged, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>>;
     /// The lines the last command left for its speaker alone (a secret, R21), taken once.
     fn take_private(&mut self) -> Lines {
         Vec::new()
@@ -205,9 +205,9 @@ impl<G: Game> Table for Referee<G> {
         })
     }
 
-    fn restore(&mut self, id: Id, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
+    fn restore(&mut self, fight: OpenLogged, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
         Box::pin(async move {
-            let bout = self.store().bout(id).await?;
+            let bout = self.store().bout_with(fight.id, fight.steps).await?;
             self.restore_bout(bout, now).await
         })
     }

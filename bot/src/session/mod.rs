@@ -12,7 +12,7 @@ use crate::command::{Access, Command};
 use crate::dice::FightDice;
 use crate::games::GameInfo;
 use crate::referee::Table;
-use crate::store::Id;
+use crate::store::{Id, OpenLogged};
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use herald_engine::dice::SeededDice;
@@ -276,10 +276,10 @@ impl Session {
     }
 
     /// Restores an open fight of `game` from the books, and says where it stands.
-    pub async fn restore(&mut self, game: &str, id: Id, now: DateTime<Utc>) -> Result<Lines> {
-        let game = crate::games::find(game)
-            .with_context(|| format!("a fight here is of an unknown game, {game}"))?;
-        self.table_of(game).await?.restore(id, now).await
+    pub async fn restore(&mut self, fight: OpenLogged, now: DateTime<Utc>) -> Result<Lines> {
+        let game = crate::games::find(&fight.game)
+            .with_context(|| format!("a fight here is of an unknown game, {}", fight.game))?;
+        self.table_of(game).await?.restore(fight, now).await
     }
 
     /// Loads what the channel's game holds here from the books (its tournaments): after a

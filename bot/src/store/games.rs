@@ -581,25 +581,7 @@ impl Store {
         .bind(count.unwrap_or(i64::MAX))
         .fetch_all(self.db())
         .await?;
-        // Read as JSON values and kept as their text, which the game's type decodes.
-        let steps = rows
-            .iter()
-            .map(step_from_row::<Value>)
-            .map(|r| {
-                r.map(|(seq, s)| {
-                    let decision = s.decision.map(|d| d.to_string());
-                    (
-                        seq,
-                        Step {
-                            side: s.side,
-                            decision,
-                            rolls: s.rolls,
-                            at: s.at,
-                        },
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let steps = rows.iter().map(raw_step).collect::<Result<Vec<_>>>()?;
         in_order(id, steps)
     }
 
@@ -613,6 +595,22 @@ impl Store {
 
     /// A fight of a game on the seam with its steps, ended or not.
     pub async fn bout(&self, id: Id) -> Result<OpenBout> {
+        let (mut bout, first, count) = self.bout_head(id).await?;
+        bout.steps = self.bout_steps(id, first, count).await?;
+        Ok(bout)
+    }
+
+    /// A fight of a game on the seam with `steps`, its log as a restart read it
+    /// ([`Store::open_fights_in`]).
+    pub async fn bout_with(&self, id: Id, steps: Vec<Step<String>>) -> Result<OpenBout> {
+        let (mut bout, _, _) = self.bout_head(id).await?;
+        bout.steps = steps;
+        Ok(bout)
+    }
+
+    /// A fight of a game on the seam and its members, without its steps: with where its log
+    /// starts and, once ended, how many steps it has.
+    async fn bout_head(&self, id: Id) -> Result<(OpenBout, Id, Option<i64>)> {
         let sql = format!(
             "SELECT {} FROM fights WHERE id = ? AND {OF_CHARACTERS}",
             Self::BOUT_COLUMNS
@@ -623,9 +621,8 @@ impl Store {
             .await?
             .with_context(|| format!("there is no fight #{id} of a game on the seam"))?;
         let (mut bout, first, count) = Self::bout_from_row(&row)?;
-        bout.steps = self.bout_steps(id, first, count).await?;
         bout.members = self.bout_members(id).await?;
-        Ok(bout)
+        Ok((bout, first, count))
     }
 
     /// A group fight's creatures in listing order; none for a duel.
@@ -648,4 +645,19 @@ impl Store {
             })
             .collect()
     }
+}
+
+/// A step of the log read with its number, its decision kept as JSON text for its game's type
+/// to decode.
+pub(crate) fn raw_step(row: &Row) -> Result<(i64, Step<String>)> {
+    let (seq, s) = step_from_row::<Value>(row)?;
+    Ok((
+        seq,
+        Step {
+            side: s.side,
+            decision: s.decision.map(|d| d.to_string()),
+            rolls: s.rolls,
+            at: s.at,
+        },
+    ))
 }

@@ -25,6 +25,7 @@ pub mod history;
 pub mod links;
 pub mod narration;
 pub mod places;
+pub use places::OpenLogged;
 pub mod sums;
 pub mod tournaments;
 pub mod web;
@@ -1539,6 +1540,19 @@ impl Store {
             id,
             rows.iter().map(step_from_row).collect::<Result<Vec<_>>>()?,
         )?;
+        Ok(fight)
+    }
+
+    /// A PsiKnight fight with `steps`, its log as a restart read it ([`Store::open_fights_in`]).
+    pub async fn fight_with(&self, id: Id, steps: &[Step<String>]) -> Result<OpenFight> {
+        let sql = format!("SELECT {} FROM fights WHERE id = ?", Self::FIGHT_COLUMNS);
+        let row = db::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .with_context(|| format!("there is no fight #{id}"))?;
+        let (mut fight, _) = Self::fight_from_row(&row)?;
+        fight.steps = steps.iter().map(Step::decoded).collect::<Result<_>>()?;
         Ok(fight)
     }
 

@@ -220,9 +220,13 @@ impl Table for Tiltyard {
         })
     }
 
-    fn restore(&mut self, id: Id, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
+    fn restore(
+        &mut self,
+        open: crate::store::OpenLogged,
+        now: DateTime<Utc>,
+    ) -> BoxFuture<'_, Result<Lines>> {
         Box::pin(async move {
-            let fight = self.app.store.fight(id).await?;
+            let fight = self.app.store.fight_with(open.id, &open.steps).await?;
             self.restore_fight(fight, now).await
         })
     }
