@@ -606,10 +606,7 @@ async fn actor(
 /// The answer when the books cannot be read.
 fn unread() -> Answer {
     Answer {
-        lines: vec![
-            "Herald could not read the books just now; nothing was changed. Please try again."
-                .into(),
-        ],
+        lines: vec![crate::reply::UNREAD.into()],
         private: Vec::new(),
     }
 }
@@ -617,10 +614,7 @@ fn unread() -> Answer {
 /// The answer when the books cannot be written.
 fn unwritten() -> Answer {
     Answer {
-        lines: vec![
-            "Herald could not write the books just now; nothing was changed. Please try again."
-                .into(),
-        ],
+        lines: vec![crate::reply::UNWRITTEN.into()],
         private: Vec::new(),
     }
 }

@@ -22,8 +22,7 @@ pub use crate::reply::Lines;
 pub const DEADLINE_RETRY: Duration = Duration::seconds(30);
 
 /// Said when a write to the books failed; the fight stands as it was.
-pub const SORRY: &str =
-    "Herald could not write the books just now; nothing was changed. Please try again.";
+pub use crate::reply::UNWRITTEN as SORRY;
 
 /// A fight in progress: the engine's fight, where its seeded stream stands, its place in the
 /// log and its deadline; `own` is what the table keeps of it beyond that (its fighters, their

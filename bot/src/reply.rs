@@ -4,6 +4,14 @@
 /// What a command or a deadline answers: lines for the channel.
 pub type Lines = Vec<String>;
 
+/// Said when a change could not be written to the books; nothing was changed.
+pub const UNWRITTEN: &str =
+    "Herald could not write the books just now; nothing was changed. Please try again.";
+
+/// Said when the books could not be read to answer.
+pub const UNREAD: &str =
+    "Herald could not read the books just now; nothing was changed. Please try again.";
+
 /// The minus sign of every reply: the narration's U+2212, also for points below zero (players
 /// may type either `-` or `−`).
 pub const MINUS: char = '\u{2212}';

@@ -38,8 +38,7 @@ pub struct Session {
 
 pub use crate::reply::Lines;
 
-const SORRY: &str =
-    "Herald could not write the books just now; nothing was changed. Please try again.";
+use crate::reply::UNWRITTEN as SORRY;
 
 impl Session {
     /// An idle session for a channel of a realm.

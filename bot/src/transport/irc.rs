@@ -568,11 +568,7 @@ async fn psi_in_private(
         Ok(channels) => channels,
         Err(e) => {
             tracing::error!("cannot tell where {} is engaged: {e:#}", said.user);
-            return vec![to(
-                &said.nick,
-                "Herald could not read the books just now; nothing was changed. Please try again."
-                    .into(),
-            )];
+            return vec![to(&said.nick, crate::reply::UNREAD.into())];
         }
     };
     // As the player would type it again, with the channel added.

@@ -197,7 +197,7 @@ impl Table for Tiltyard {
                 // Every game's, answered by the session.
                 Command::Roll { .. } | Command::Help { .. } => Ok(None),
                 c => {
-                    let answered = self.dispatch(user, c.clone(), now).await;
+                    let answered = self.dispatch(user, c, now).await;
                     self.retry.answered(answered.is_ok());
                     answered.map(Some)
                 }
@@ -271,13 +271,14 @@ impl Tiltyard {
     async fn dispatch(
         &mut self,
         user: &str,
-        command: Command,
+        command: &Command,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
+        // Answered from the reference: a decision, the most said, is copied, not the command.
         match command {
-            Command::Challenge { target } => self.joust(user, &target, now).await,
+            Command::Challenge { target } => self.joust(user, target, now).await,
             Command::Sheet { name } => {
-                let knight = PsiCommand::Knight { name };
+                let knight = PsiCommand::Knight { name: name.clone() };
                 desk::handle(&self.app, self.realm, user, knight.into(), now).await
             }
             Command::Record { .. } => Ok(vec![
@@ -306,9 +307,9 @@ impl Tiltyard {
                 Some(PsiCommand::Joust { target }) => self.joust(user, target, now).await,
                 Some(PsiCommand::Decide(decision)) => self.decide(user, *decision, now).await,
                 Some(c) if held::handles(c) => self.tournament_command(user, c.clone(), now).await,
-                _ => desk::handle(&self.app, self.realm, user, Command::Own(own), now).await,
+                _ => desk::handle(&self.app, self.realm, user, command.clone(), now).await,
             },
-            other => desk::handle(&self.app, self.realm, user, other, now).await,
+            other => desk::handle(&self.app, self.realm, user, other.clone(), now).await,
         }
     }
 
