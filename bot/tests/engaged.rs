@@ -329,6 +329,35 @@ async fn a_tournament_match_waits_for_a_knight_fighting_in_another_process() {
     }
 }
 
+/// Ash and two allies against Brim in #minds, a power-pool group fight, accepted by all.
+async fn group_fight(hub: &Hub, which: &str) {
+    for (nick, line) in [
+        (
+            "ann",
+            "/creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra",
+        ),
+        (
+            "cai",
+            "/creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm",
+        ),
+        (
+            "dee",
+            "/creature create Dun --kind psionicist --hd 4 --attack stab --defense swarm",
+        ),
+        (
+            "bo",
+            "/creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank",
+        ),
+    ] {
+        let a = say(hub, "#minds", nick, line).await;
+        assert!(joined(&a).contains("ready"), "{which}: {a:?}");
+    }
+    say(hub, "#minds", "ann", "/psicombat bo --with cai,dee").await;
+    for nick in ["bo", "cai", "dee"] {
+        say(hub, "#minds", nick, "/accept").await;
+    }
+}
+
 /// A group fight's end frees every creature of it, not its two leads alone, on both backends.
 #[tokio::test]
 async fn a_group_fights_end_frees_every_member() {
@@ -338,19 +367,7 @@ async fn a_group_fights_end_frees_every_member() {
             .expect("the test configuration parses");
         let app = Arc::new(App::new(backend.store().await, config, Some(7)).unwrap());
         let hub = Hub::manual(app, Arc::new(Clock::manual(at())), vec!['/', '!']);
-        for (nick, line) in [
-            ("ann", "/creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra"),
-            ("cai", "/creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm"),
-            ("dee", "/creature create Dun --kind psionicist --hd 4 --attack stab --defense swarm"),
-            ("bo", "/creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank"),
-        ] {
-            let a = say(&hub, "#minds", nick, line).await;
-            assert!(joined(&a).contains("ready"), "{which}: {a:?}");
-        }
-        say(&hub, "#minds", "ann", "/psicombat bo --with cai,dee").await;
-        for nick in ["bo", "cai", "dee"] {
-            say(&hub, "#minds", nick, "/accept").await;
-        }
+        group_fight(&hub, which).await;
         assert_eq!(open_claims(&hub).await, 4, "{which}: the four are claimed");
         let y = say(&hub, "#minds", "bo", "/yield").await;
         assert!(joined(&y).contains("is over"), "{which}: {y:?}");
@@ -377,19 +394,7 @@ async fn a_claim_of_an_ended_fight_is_taken_over_and_then_refuses_again() {
             }
         };
         let (hub, two) = (open(7).await, open(8).await);
-        for (nick, line) in [
-            ("ann", "/creature create Ash --kind psionicist --hd 8 --attack overload --defense mantra"),
-            ("cai", "/creature create Cai --kind psionicist --hd 4 --attack stab --defense swarm"),
-            ("dee", "/creature create Dun --kind psionicist --hd 4 --attack stab --defense swarm"),
-            ("bo", "/creature create Brim --kind wild --hd 8 --die d6 --attack overload --defense blank"),
-        ] {
-            let a = say(&hub, "#minds", nick, line).await;
-            assert!(joined(&a).contains("ready"), "{which}: {a:?}");
-        }
-        say(&hub, "#minds", "ann", "/psicombat bo --with cai,dee").await;
-        for nick in ["bo", "cai", "dee"] {
-            say(&hub, "#minds", nick, "/accept").await;
-        }
+        group_fight(&hub, which).await;
         let y = say(&hub, "#minds", "bo", "/yield").await;
         assert!(joined(&y).contains("is over"), "{which}: {y:?}");
         // Cai, a member of the ended fight, and Brim, its lead, fight again: their old claims
