@@ -1,5 +1,6 @@
-//! The games Herald referees beyond PsiKnight, each in a folder of its own, and the contract a
-//! game's folder keeps so that one referee ([`crate::referee`]) drives them all.
+//! The games Herald referees, each in a folder of its own, and the contract a game of
+//! characters keeps ([`Game`]) so that the one referee ([`crate::referee`]) drives it; a game
+//! with books of its own (PsiKnight) keeps the referee's [`crate::referee::Ruleset`] itself.
 //!
 //! A game supplies, on top of its engine fight ([`herald_engine::game::Fight`]): its command
 //! table (read by the one parser), how a character is created and shown, what a fight starts
@@ -602,11 +603,11 @@ pub fn decides(spec: &CommandSpec) -> bool {
 
 /// PsiKnight, the first game.
 pub const PSIKNIGHT: GameInfo = GameInfo {
-    id: "psiknight",
-    name: "PsiKnight",
+    id: <psiknight::PsiKnight as crate::referee::Ruleset>::ID,
+    name: <psiknight::PsiKnight as crate::referee::Ruleset>::NAME,
     commands: || &psiknight::commands::COMMANDS,
     start: "create a knight with /knight create NAME --top S,S,S --psi P:N --monarch M, then /joust TARGET",
-    table: psiknight::table,
+    table: crate::referee::table::<psiknight::PsiKnight>,
     check: |_| Ok(()),
     verify: |store, id| Box::pin(psiknight::verify::verify_joust(store, id)),
     matchup: psiknight::simulate::matchup,
@@ -646,7 +647,7 @@ pub const GAMES: &[GameInfo] = &[
         name: tourney::Tourney::NAME,
         commands: tourney::Tourney::commands,
         start: "create a knight with /knight create NAME [--weapon W] [--skill W:N,...] [--strength N], then /challenge TARGET",
-        table: crate::referee::table::<tourney::Tourney>,
+        table: crate::referee::table::<crate::referee::Characters<tourney::Tourney>>,
         check: |config| tourney::Tourney::new(config).map(drop),
         verify: crate::referee::verify::<tourney::Tourney>,
         matchup: crate::simulate::matchup::<tourney::Tourney>,
@@ -664,7 +665,7 @@ pub const GAMES: &[GameInfo] = &[
         name: pfpduel::PfpDuel::NAME,
         commands: pfpduel::PfpDuel::commands,
         start: "create a psionist with /psionist create NAME, then /challenge TARGET",
-        table: crate::referee::table::<pfpduel::PfpDuel>,
+        table: crate::referee::table::<crate::referee::Characters<pfpduel::PfpDuel>>,
         check: |config| pfpduel::PfpDuel::new(config).map(drop),
         verify: crate::referee::verify::<pfpduel::PfpDuel>,
         matchup: crate::simulate::matchup::<pfpduel::PfpDuel>,
@@ -682,7 +683,7 @@ pub const GAMES: &[GameInfo] = &[
         name: psimorphs::PsiMorphs::NAME,
         commands: psimorphs::PsiMorphs::commands,
         start: "create a morph with /morph create NAME [--str N ...] (see /help morph create), then /fight TARGET",
-        table: crate::referee::table::<psimorphs::PsiMorphs>,
+        table: crate::referee::table::<crate::referee::Characters<psimorphs::PsiMorphs>>,
         check: |config| psimorphs::PsiMorphs::new(config).map(drop),
         verify: crate::referee::verify::<psimorphs::PsiMorphs>,
         matchup: crate::simulate::matchup::<psimorphs::PsiMorphs>,
@@ -700,7 +701,7 @@ pub const GAMES: &[GameInfo] = &[
         name: powerpool::PowerPool::NAME,
         commands: powerpool::PowerPool::commands,
         start: "create a creature with /creature create NAME --kind psionicist|wild|none --hd N [--attack M,M] [--defense M,M], then /psicombat FOE",
-        table: crate::referee::table::<powerpool::PowerPool>,
+        table: crate::referee::table::<crate::referee::Characters<powerpool::PowerPool>>,
         check: |config| powerpool::PowerPool::new(config).map(drop),
         verify: crate::referee::verify::<powerpool::PowerPool>,
         matchup: crate::simulate::matchup::<powerpool::PowerPool>,
@@ -781,53 +782,4 @@ pub(crate) fn setup_of<G: Game>(
         [a, b] => game.setup([a, b]),
         _ => game.group_setup(fighters, challengers),
     }
-}
-
-/// The sides of `fighters` in listing order, the first `challengers` the challenger's, as the
-/// channel names them: each creature styled by its game, a side of several read "Ash and
-/// Cai", the leads the challenger and the first foe (the referee's, and a replay's).
-pub(crate) fn sides_of<G: Game>(
-    game: &G,
-    fighters: &[&Character],
-    challengers: usize,
-) -> Result<Sides> {
-    let members: Vec<Member> = fighters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Member {
-            side: if i < challengers {
-                Side::Challenger
-            } else {
-                Side::Challenged
-            },
-            styled: game.styled(c),
-            plain: c.name.clone(),
-            user: c.owner.clone().unwrap_or_else(|| c.name.clone()),
-            npc: c.is_npc(),
-        })
-        .collect();
-    let (Some(a), Some(b)) = (
-        members.first(),
-        members.get(challengers.min(members.len().saturating_sub(1))),
-    ) else {
-        anyhow::bail!("a fight needs two fighters");
-    };
-    let styled = |side: Side, lead: &Member| {
-        let names: Vec<&str> = members
-            .iter()
-            .filter(|m| m.side == side)
-            .map(|m| m.styled.as_str())
-            .collect();
-        match names.as_slice() {
-            [_] | [] => lead.styled.clone(),
-            [init @ .., last] => format!("{} and {last}", init.join(", ")),
-        }
-    };
-    Ok(Sides {
-        styled: [styled(Side::Challenger, a), styled(Side::Challenged, b)],
-        plain: [a.plain.clone(), b.plain.clone()],
-        users: [a.user.clone(), b.user.clone()],
-        npc: [a.npc, b.npc],
-        members: members.clone(),
-    })
 }

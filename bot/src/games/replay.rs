@@ -3,8 +3,9 @@
 //! lines the channel read for it and its dice. A game supplies it through
 //! [`super::GameInfo::replay`]; the games on the seam share [`bout`].
 
-use super::{sides_of, Game};
+use super::Game;
 use crate::config::Config;
+use crate::referee::{sides_of, Characters};
 use crate::store::games::{Character, OpenBout};
 use crate::store::history::FightSummary;
 use crate::store::Store;
@@ -154,9 +155,10 @@ pub fn narrated<G: Game>(
     fighters: &[Character],
     challengers: usize,
 ) -> Result<Vec<NarratedStep>> {
-    let game = G::new(config)?;
+    let game = Characters(G::new(config)?);
     let refs: Vec<&Character> = fighters.iter().collect();
     let sides = sides_of(&game, &refs, challengers)?;
+    let game = game.0;
     let names = sides.plain.clone();
     let setup = serde_json::from_value(bout.setup.clone())?;
     let mut told = Vec::with_capacity(bout.steps.len());

@@ -36,7 +36,7 @@ impl Tiltyard {
         let Some(f) = &self.fight else {
             return vec![head];
         };
-        let step = sentence(join(clauses(events, &f.own.plain)));
+        let step = sentence(join(clauses(events, &f.own.sides.plain)));
         vec![head, self.with_prompts(step, now)]
     }
 
@@ -61,7 +61,7 @@ impl Tiltyard {
                 decision.word()
             ));
         }
-        said.extend(clauses(events, &f.own.plain));
+        said.extend(clauses(events, &f.own.sides.plain));
         // The end lines of the fight itself run to its seed; a tournament's own come after.
         let seed_line = end_lines
             .iter()
@@ -96,11 +96,9 @@ impl Tiltyard {
             return line;
         };
         let left = f.left(now);
-        let prompts: Vec<String> = f
-            .fight
-            .pending()
+        let prompts: Vec<String> = herald_engine::game::Fight::pending(&f.fight)
             .iter()
-            .map(|p| prompt_line(&f.fight, p, &f.own.plain, &f.own.users, left))
+            .map(|p| prompt_line(&f.fight, p, &f.own.sides.plain, &f.own.sides.users, left))
             .collect();
         if prompts.is_empty() {
             return line;

@@ -199,11 +199,11 @@ impl Held {
 impl Tiltyard {
     /// The tournament under way here, if any.
     pub(super) fn running(&self) -> Option<&Held> {
-        self.held.iter().find(|h| h.run.is_some())
+        self.held.list.iter().find(|h| h.run.is_some())
     }
 
     fn running_index(&self) -> Option<usize> {
-        self.held.iter().position(|h| h.run.is_some())
+        self.held.list.iter().position(|h| h.run.is_some())
     }
 
     /// When a tournament here next needs [`Tiltyard::on_tournament_deadline`].
@@ -217,9 +217,9 @@ impl Tiltyard {
                 due = Some(due.map_or(at, |d| d.min(at)));
             }
         };
-        for h in &self.held {
+        for h in &self.held.list {
             let mut consider = |at: Option<DateTime<Utc>>| {
-                consider(at.map(|a| self.tournament_pause.map_or(a, |p| a.max(p))));
+                consider(at.map(|a| self.held.pause.map_or(a, |p| a.max(p))));
             };
             match &h.run {
                 None => {
@@ -300,7 +300,7 @@ impl Tiltyard {
                 ),
             });
         }
-        let h = self.held.first()?;
+        let h = self.held.list.first()?;
         Some(format!(
             "No fight here now. {} begins here {} (in {}); /enter to take part.",
             h.record.name,
@@ -326,9 +326,10 @@ impl Tiltyard {
             .collect();
         let mut lines = Vec::new();
         self.held
+            .list
             .retain(|h| mine.iter().any(|t| t.id == h.record.id));
         for t in mine {
-            if self.held.iter().any(|h| h.record.id == t.id) {
+            if self.held.list.iter().any(|h| h.record.id == t.id) {
                 continue;
             }
             let reminded = self.app.store.reminders_sent(t.id).await?;
@@ -365,9 +366,11 @@ impl Tiltyard {
                     )
                 ));
             }
-            self.held.push(held);
+            self.held.list.push(held);
         }
-        self.held.sort_by_key(|h| (h.record.starts_at, h.record.id));
+        self.held
+            .list
+            .sort_by_key(|h| (h.record.starts_at, h.record.id));
         if !announce {
             lines.extend(self.continue_tournaments(now).await?);
         }
@@ -397,9 +400,9 @@ impl Tiltyard {
             .match_retry_secs
             .clamp(1, 86_400) as i64;
         let later = now + Duration::seconds(secs);
-        self.tournament_pause = Some(later);
+        self.held.pause = Some(later);
         if let Some(r) = self.running_index() {
-            self.held[r].retry_at = Some(later);
+            self.held.list[r].retry_at = Some(later);
         }
     }
 
@@ -409,25 +412,25 @@ impl Tiltyard {
         // Reminders, most recent due only: a reminder missed while Herald was away is not
         // followed by an older one.
         let mut i = 0;
-        while i < self.held.len() {
-            if self.held[i].run.is_some() {
+        while i < self.held.list.len() {
+            if self.held.list[i].run.is_some() {
                 i += 1;
                 continue;
             }
-            let due = self.held[i].due_reminders(&leads, now);
+            let due = self.held.list[i].due_reminders(&leads, now);
             if due.is_empty() {
                 i += 1;
                 continue;
             }
-            let id = self.held[i].record.id;
+            let id = self.held.list[i].record.id;
             // Cancelled meanwhile (from another channel): drop it quietly.
             let current = self.app.store.tournament(id).await?;
             if current.as_ref().map(|t| t.status) != Some(Status::Scheduled) {
-                self.held.remove(i);
+                self.held.list.remove(i);
                 continue;
             }
             let claimed = self.app.store.claim_reminders(id, &due, now).await?;
-            self.held[i].reminded.extend(&due);
+            self.held.list[i].reminded.extend(&due);
             if !claimed.is_empty() {
                 lines.push(self.reminder(i, now).await?);
             }
@@ -437,10 +440,11 @@ impl Tiltyard {
             lines.extend(self.melee_clock(r, now).await?);
             if self
                 .held
+                .list
                 .get(r)
                 .is_some_and(|h| h.retry_at.is_some_and(|t| t <= now))
             {
-                self.held[r].retry_at = None;
+                self.held.list[r].retry_at = None;
             }
         }
         lines.extend(self.continue_tournaments(now).await?);
@@ -448,7 +452,7 @@ impl Tiltyard {
     }
 
     async fn reminder(&self, i: usize, now: DateTime<Utc>) -> Result<String> {
-        let t = &self.held[i].record;
+        let t = &self.held.list[i].record;
         let entries = self.app.store.tournament_entries(t.id).await?;
         let names = chat::names(&self.app, entries.iter().copied()).await?;
         let entered = if entries.is_empty() {
@@ -466,7 +470,7 @@ impl Tiltyard {
 
     /// The Melee's time limit and the moderators' waits.
     async fn melee_clock(&mut self, r: usize, now: DateTime<Utc>) -> Result<Lines> {
-        let Some(run) = self.held[r].run.clone() else {
+        let Some(run) = self.held.list[r].run.clone() else {
             return Ok(Vec::new());
         };
         let Some(m) = &run.melee else {
@@ -474,7 +478,7 @@ impl Tiltyard {
         };
         let mut next = run.clone();
         let mut lines = Vec::new();
-        let name = self.held[r].record.name.clone();
+        let name = self.held.list[r].record.name.clone();
         match run.stage() {
             Stage::Melee if m.ends_at.is_some_and(|e| e <= now) => {
                 let Some(mr) = next.melee.as_mut() else {
@@ -499,7 +503,7 @@ impl Tiltyard {
                     None => false,
                 };
                 if started {
-                    let minutes = self.held[r].record.melee_minutes;
+                    let minutes = self.held.list[r].record.melee_minutes;
                     mr.ends_at = Some(now + Duration::minutes(i64::from(minutes)));
                     mr.wait_until = None;
                     lines.push(format!(
@@ -573,12 +577,12 @@ impl Tiltyard {
 
     /// Saves a tournament's new state; the state in memory changes only once it is written.
     async fn save(&mut self, r: usize, run: RunState) -> Result<()> {
-        let id = self.held[r].record.id;
+        let id = self.held.list[r].record.id;
         self.app
             .store
             .save_tournament(id, &serde_json::to_string(&run)?)
             .await?;
-        self.held[r].run = Some(run);
+        self.held.list[r].run = Some(run);
         Ok(())
     }
 
@@ -603,6 +607,7 @@ impl Tiltyard {
             let Some(r) = self.running_index() else {
                 let due = self
                     .held
+                    .list
                     .iter()
                     .position(|h| h.record.starts_at <= now && h.run.is_none());
                 match due {
@@ -613,7 +618,7 @@ impl Tiltyard {
                     None => break,
                 }
             };
-            let Some(run) = self.held[r].run.clone() else {
+            let Some(run) = self.held.list[r].run.clone() else {
                 break;
             };
             match run.stage() {
@@ -668,19 +673,17 @@ impl Tiltyard {
     /// Starts a tournament that is due: its entrants who can ride, the first draw (R34), the
     /// first match.
     async fn begin(&mut self, i: usize, now: DateTime<Utc>) -> Result<Lines> {
-        let t = self.held[i].record.clone();
+        let t = self.held.list[i].record.clone();
         let mut lines = Vec::new();
         if let Some(c) = self.challenge.take() {
             lines.push(format!(
                 "The challenge of {} to {} lapses: {} begins here.",
-                c.knights[0].styled(),
-                c.knights[1].styled(),
-                t.name
+                c.sides.styled[0], c.sides.styled[1], t.name
             ));
         }
         let current = self.app.store.tournament(t.id).await?;
         if current.map(|c| c.status) != Some(Status::Scheduled) {
-            self.held.remove(i);
+            self.held.list.remove(i);
             return Ok(lines);
         }
         let mut able = Vec::new();
@@ -692,7 +695,7 @@ impl Tiltyard {
                 lines.push(format!("{why} {} does not ride in {}.", k.styled(), t.name));
                 continue;
             }
-            self.held[i].remember(&k);
+            self.held.list[i].remember(&k);
             able.push(k.id);
         }
         if able.len() < 2 {
@@ -700,7 +703,7 @@ impl Tiltyard {
                 .store
                 .call_off_tournament(t.id, "fewer than two knights able to ride", now)
                 .await?;
-            self.held.remove(i);
+            self.held.list.remove(i);
             lines.push(format!(
                 "{} is called off: it needs at least two knights able to ride, and {} {}.",
                 t.name,
@@ -721,7 +724,7 @@ impl Tiltyard {
                     .store
                     .call_off_tournament(t.id, &e.to_string(), now)
                     .await?;
-                self.held.remove(i);
+                self.held.list.remove(i);
                 lines.push(format!("{} is called off: {e}.", t.name));
                 return Ok(lines);
             }
@@ -738,11 +741,11 @@ impl Tiltyard {
             .begin_tournament(t.id, &serde_json::to_string(&run)?)
             .await?
         {
-            self.held.remove(i);
+            self.held.list.remove(i);
             return Ok(lines);
         }
         self.app.enlist(&able, &self.channel);
-        let names = &self.held[i].names;
+        let names = &self.held.list[i].names;
         let begins = format!(
             "{} begins{}! {} knights ride in the Lists: {}.",
             t.name,
@@ -757,7 +760,7 @@ impl Tiltyard {
         lines.push(crate::web::with_link(&self.app, self.realm, page, begins));
         lines.push(round_line(&run.lists, names));
         lines.push("Knights, arm a psi power for your matches whenever you like before they start: /psi SKILL, or /psi off (R21).".into());
-        self.held[i].run = Some(run);
+        self.held.list[i].run = Some(run);
         Ok(lines)
     }
 
@@ -776,7 +779,7 @@ impl Tiltyard {
                 Some(k) => knights.push(k),
                 None => anyhow::bail!(
                     "knight #{id} of tournament #{} is gone",
-                    self.held[r].record.id
+                    self.held.list[r].record.id
                 ),
             }
         }
@@ -804,8 +807,8 @@ impl Tiltyard {
             let who = if k == pair[0] { &names[0] } else { &names[1] };
             return Ok(self.wait_for(r, who, &other, now));
         }
-        self.held[r].retry_at = None;
-        let held = &self.held[r];
+        self.held.list[r].retry_at = None;
+        let held = &self.held.list[r];
         let run = held.run.as_ref();
         let label = match melee_ransom {
             None => format!(
@@ -815,7 +818,6 @@ impl Tiltyard {
             ),
             Some(_) => format!("a Melee pass of {} (one Joust pass, R37)", held.record.name),
         };
-        let users = [knights[0].owner.clone(), knights[1].owner.clone()];
         let armed = run.map_or([None, None], |r| {
             [
                 r.armed.get(&pair[0]).copied(),
@@ -828,14 +830,13 @@ impl Tiltyard {
         };
         let bout = Bout {
             knights: [a, b],
-            users,
             armed,
             kind: if melee_ransom.is_some() {
                 MatchKind::Melee
             } else {
                 MatchKind::Lists
             },
-            tournament: Some((held.record.id, label)),
+            tournament: (held.record.id, label),
             for_ransom: melee_ransom.unwrap_or(false),
         };
         match self.start_fight(bout, now).await {
@@ -856,7 +857,7 @@ impl Tiltyard {
     /// The next match of tournament `r` waits for knight `who`, still fighting in `channel`:
     /// said once, tried again [`crate::config::TournamentConfig::match_retry_secs`] later.
     fn wait_for(&mut self, r: usize, who: &str, channel: &str, now: DateTime<Utc>) -> Ride {
-        let first = self.held[r].retry_at.is_none();
+        let first = self.held.list[r].retry_at.is_none();
         self.retry_later(r, now);
         Ride::Waiting(if first {
             vec![format!(
@@ -870,7 +871,7 @@ impl Tiltyard {
     /// Tries tournament `r`'s next match again after the configured wait.
     fn retry_later(&mut self, r: usize, now: DateTime<Utc>) {
         let secs = self.app.config.tournaments.match_retry_secs.max(1);
-        self.held[r].retry_at = Some(now + Duration::seconds(secs.min(86_400) as i64));
+        self.held.list[r].retry_at = Some(now + Duration::seconds(secs.min(86_400) as i64));
     }
 
     /// A match or pass that cannot be ridden: the knight who cannot ride loses it without a die
@@ -883,12 +884,12 @@ impl Tiltyard {
         why: Vec<String>,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
-        let Some(run) = self.held[r].run.clone() else {
+        let Some(run) = self.held.list[r].run.clone() else {
             return Ok(Vec::new());
         };
         let mut next = run.clone();
         let mut lines = why;
-        let names = self.held[r].names.clone();
+        let names = self.held.list[r].names.clone();
         let mut out = Vec::new();
         match run.stage() {
             Stage::Lists => {
@@ -953,7 +954,7 @@ impl Tiltyard {
         out: &mut Vec<Id>,
         now: DateTime<Utc>,
     ) -> Result<Lines, herald_engine::psiknight::tournament::ListsError> {
-        let mut rng = SeededDice::at(self.held[r].record.seed, next.word_pos);
+        let mut rng = SeededDice::at(self.held.list[r].record.seed, next.word_pos);
         let recorded = {
             let mut dice = FightDice::new(&mut rng, &self.app.queue);
             next.lists.record(result, &mut dice)?
@@ -974,7 +975,7 @@ impl Tiltyard {
         recorded: Recorded,
         now: DateTime<Utc>,
     ) -> Lines {
-        let names = &self.held[r].names;
+        let names = &self.held.list[r].names;
         match recorded {
             Recorded::RoundContinues => Vec::new(),
             Recorded::NewRound(_) => vec![round_line(&next.lists, names)],
@@ -983,7 +984,7 @@ impl Tiltyard {
                     "The Lists are over. {}.",
                     placings(&next.lists, names)
                 )];
-                if self.held[r].record.melee {
+                if self.held.list[r].record.melee {
                     let secs = self.app.config.tournaments.moderator_timeout_secs;
                     next.melee = Some(MeleeRun {
                         wait_until: Some(now + Duration::seconds(secs.min(86_400 * 366) as i64)),
@@ -1009,32 +1010,32 @@ impl Tiltyard {
         let Some(f) = &self.fight else {
             return (end, None);
         };
-        let Some(tid) = f.own.tournament else {
+        let Some(tid) = f.own.booked.tournament else {
             return (end, None);
         };
-        let Some(r) = self.held.iter().position(|h| h.record.id == tid) else {
+        let Some(r) = self.held.list.iter().position(|h| h.record.id == tid) else {
             tracing::error!(
                 tournament = tid,
                 "a tournament fight ended with no tournament here"
             );
             return (end, None);
         };
-        let Some(run) = self.held[r].run.clone() else {
+        let Some(run) = self.held.list[r].run.clone() else {
             return (end, None);
         };
-        let names = &self.held[r].names;
+        let names = &self.held.list[r].names;
         let mut next = run.clone();
         let mut lines = Vec::new();
         let mut out = Vec::new();
         match f.fight.kind() {
             MatchKind::Lists => {
-                let result = lists_result(f.own.knights, &end.outcome);
+                let result = lists_result(f.own.knights(), &end.outcome);
                 match result.outcome.winner() {
                     Some(w) => {
-                        let loser = if w == f.own.knights[0] {
-                            f.own.knights[1]
+                        let loser = if w == f.own.knights()[0] {
+                            f.own.knights()[1]
                         } else {
-                            f.own.knights[0]
+                            f.own.knights()[0]
                         };
                         out.push(loser);
                         lines.push(format!(
@@ -1044,11 +1045,11 @@ impl Tiltyard {
                         ));
                     }
                     None => {
-                        out.extend(f.own.knights);
+                        out.extend(f.own.knights());
                         lines.push(format!(
                             "Neither knight wins: {} and {} are both out of the Lists.",
-                            name_of(names, f.own.knights[0]),
-                            name_of(names, f.own.knights[1])
+                            name_of(names, f.own.knights()[0]),
+                            name_of(names, f.own.knights()[1])
                         ));
                     }
                 }
@@ -1070,7 +1071,7 @@ impl Tiltyard {
                 let Some(m) = mr.melee.as_mut() else {
                     return (end, None);
                 };
-                let record = match m.resolve(pass, pass_result(f.own.knights, &end.outcome)) {
+                let record = match m.resolve(pass, pass_result(f.own.knights(), &end.outcome)) {
                     Ok(record) => record,
                     Err(e) => {
                         tracing::error!(tournament = tid, "the Melee refuses a result: {e}");
@@ -1118,6 +1119,7 @@ impl Tiltyard {
     pub(super) fn take_tournament_result(&mut self, next: Next) -> Lines {
         if let Some(h) = self
             .held
+            .list
             .iter_mut()
             .find(|h| h.record.id == next.tournament)
         {
@@ -1129,7 +1131,7 @@ impl Tiltyard {
 
     /// Writes every award in one transaction and says the results (R36, R37, R29).
     async fn finish(&mut self, r: usize, now: DateTime<Utc>) -> Result<Lines> {
-        let held = &self.held[r];
+        let held = &self.held.list[r];
         let Some(run) = held.run.clone() else {
             return Ok(Vec::new());
         };
@@ -1185,7 +1187,7 @@ impl Tiltyard {
         lines.push("The awards (R36, R37), as written to the books:".into());
         lines.extend(chat::award_lines(&names, &written, &reasons));
         self.app.discharge(&everyone);
-        self.held.remove(r);
+        self.held.list.remove(r);
         Ok(lines)
     }
 
@@ -1200,13 +1202,13 @@ impl Tiltyard {
         let Some(r) = self.running_index() else {
             return Ok(None);
         };
-        let Some(run) = self.held[r].run.clone() else {
+        let Some(run) = self.held.list[r].run.clone() else {
             return Ok(None);
         };
         let Some(melee) = run.melee() else {
             return Ok(None);
         };
-        let Some(&me) = self.held[r]
+        let Some(&me) = self.held.list[r]
             .owners
             .iter()
             .find(|(id, owner)| owner.eq_ignore_ascii_case(user) && melee.knight(**id).is_some())
@@ -1214,7 +1216,7 @@ impl Tiltyard {
         else {
             return Ok(None);
         };
-        let names = self.held[r].names.clone();
+        let names = self.held.list[r].names.clone();
         let offered = melee.offers_to(me).first().map(|p| (*p).clone());
         let own = melee
             .passes()
@@ -1285,7 +1287,7 @@ impl Tiltyard {
         user: &str,
         skill: Option<herald_engine::psiknight::PsiSkill>,
     ) -> Result<Option<Lines>> {
-        if self.held.is_empty() {
+        if self.held.list.is_empty() {
             return Ok(None);
         }
         let Some(k) = self.app.store.knight_of(self.realm, user).await? else {
@@ -1293,7 +1295,7 @@ impl Tiltyard {
         };
         let Some(r) = self.running_index() else {
             // Entered in one not begun: the Lists are not drawn, so there is no match to arm for.
-            for h in &self.held {
+            for h in &self.held.list {
                 if self
                     .app
                     .store
@@ -1309,7 +1311,7 @@ impl Tiltyard {
             }
             return Ok(None);
         };
-        let Some(run) = self.held[r].run.clone() else {
+        let Some(run) = self.held.list[r].run.clone() else {
             return Ok(None);
         };
         if !still_in(&run).contains(&k.id) {
@@ -1386,6 +1388,7 @@ impl Tiltyard {
         let meant = |t: &TournamentRecord| which.is_none_or(|w| chat::names_tournament(t, w));
         let Some(i) = self
             .held
+            .list
             .iter()
             .position(|h| h.run.is_none() && meant(&h.record))
         else {
@@ -1410,10 +1413,10 @@ impl Tiltyard {
         if let Some(f) = &self.fight {
             return Ok(vec![format!(
                 "A fight is on here ({} vs {}); {} starts when it ends.",
-                f.own.styled[0], f.own.styled[1], self.held[i].record.name
+                f.own.sides.styled[0], f.own.sides.styled[1], self.held.list[i].record.name
             )]);
         }
-        self.held[i].record.starts_at = now;
+        self.held.list[i].record.starts_at = now;
         let mut lines = self.begin(i, now).await?;
         lines.extend(self.continue_tournaments(now).await?);
         Ok(lines)
@@ -1423,7 +1426,7 @@ impl Tiltyard {
         let Some(r) = self.running_index() else {
             return Ok(vec![self.no_melee_here().await?]);
         };
-        let Some(run) = self.held[r].run.clone() else {
+        let Some(run) = self.held.list[r].run.clone() else {
             return Ok(Vec::new());
         };
         if run.stage() != Stage::Prize {
@@ -1438,7 +1441,7 @@ impl Tiltyard {
         };
         let mut next = run.clone();
         // The knight may not have taken part, so the refusal names them from the record.
-        let mut names = self.held[r].names.clone();
+        let mut names = self.held.list[r].names.clone();
         names.insert(k.id, k.styled());
         if let Some(mr) = next.melee.as_mut() {
             if let Some(m) = mr.melee.as_mut() {
@@ -1492,10 +1495,10 @@ impl Tiltyard {
         let Some(r) = self.running_index() else {
             return Ok(vec![self.no_melee_here().await?]);
         };
-        let Some(run) = self.held[r].run.clone() else {
+        let Some(run) = self.held.list[r].run.clone() else {
             return Ok(Vec::new());
         };
-        let t = self.held[r].record.clone();
+        let t = self.held.list[r].record.clone();
         if run.melee.is_none() {
             return Ok(vec![if t.melee && !run.lists.is_finished() {
                 format!(
@@ -1507,7 +1510,7 @@ impl Tiltyard {
             }]);
         }
         let mut next = run.clone();
-        let names = self.held[r].names.clone();
+        let names = self.held.list[r].names.clone();
         let Some(mr) = next.melee.as_mut() else {
             return Ok(Vec::new());
         };
@@ -1575,7 +1578,7 @@ impl Tiltyard {
                     count,
                     if count == 1 { "" } else { "s" }
                 );
-                self.held[r].remember(&k);
+                self.held.list[r].remember(&k);
                 self.app.enlist(&[k.id], &self.channel);
                 vec![text]
             }
