@@ -587,6 +587,27 @@ impl<R: Ruleset> Table for Referee<R> {
     }
 }
 
+/// "waiting for Dame Dara (dana) to announce a sweep or not: /sweep, /nosweep, /yield".
+pub fn waiting<R: Ruleset>(game: &R, fight: &R::Fight, sides: &Sides) -> String {
+    let who: Vec<String> = fight
+        .pending()
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {}: {}",
+                sides.who_member(game.member_awaited(fight, p)),
+                p.what,
+                p.options
+                    .iter()
+                    .map(|d| format!("/{}", game.decision_text(fight, d)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect();
+    format!("waiting for {}", who.join("; "))
+}
+
 /// The sides of `fighters` in listing order, the first `challengers` the challenger's, as the
 /// channel names them: each styled by its game, a side of several read "Ash and Cai", the
 /// leads the challenger and the first foe.
@@ -1025,31 +1046,12 @@ impl<R: Ruleset> Referee<R> {
         self.apply(member, decision, now, None, true).await
     }
 
-    /// "waiting for Dame Dara (dana) to announce a sweep or not: /sweep, /nosweep, /yield".
+    /// Who the fight here waits for, and for what ([`waiting`]).
     pub fn waiting(&self) -> String {
-        let Some(f) = &self.fight else {
-            return String::new();
-        };
-        let who: Vec<String> = f
-            .fight
-            .pending()
-            .iter()
-            .map(|p| {
-                format!(
-                    "{} {}: {}",
-                    f.own
-                        .sides
-                        .who_member(self.game.member_awaited(&f.fight, p)),
-                    p.what,
-                    p.options
-                        .iter()
-                        .map(|d| format!("/{}", self.game.decision_text(&f.fight, d)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })
-            .collect();
-        format!("waiting for {}", who.join("; "))
+        self.fight
+            .as_ref()
+            .map(|f| waiting(&self.game, &f.fight, &f.own.sides))
+            .unwrap_or_default()
     }
 
     /// Applies the decision of `member` (in a duel, its side's index), stores it, and tells
@@ -1085,8 +1087,9 @@ impl<R: Ruleset> Referee<R> {
             return Ok(Vec::new());
         };
         let (events, end) = f.settle(mv, written, now, timeout)?;
-        let sides = f.own.sides.clone();
-        R::log(self, &events, &sides);
+        if let Some(f) = &self.fight {
+            R::log(self, &events, &f.own.sides);
+        }
         let told = Told {
             member,
             decision,

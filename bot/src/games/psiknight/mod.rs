@@ -23,7 +23,7 @@ use herald_engine::psiknight::books;
 use herald_engine::psiknight::{
     Decision, Event, Match, MatchKind, MatchSetup, Opening, PromptKind, PsiSkill, RuleError, Side,
 };
-use render::{narrate, prompt_line, Names};
+use render::{narrate, prompt_line};
 
 pub mod command;
 pub mod commands;
@@ -238,13 +238,29 @@ impl Ruleset for PsiKnight {
     }
 
     fn refusal(&self, fight: &Match, error: &RuleError, sides: &Sides, member: usize) -> String {
-        refusal(
-            fight,
-            error,
-            &sides.styled,
-            &sides.users,
-            Side::BOTH[member.min(1)],
-        )
+        let me = &sides.styled[member.min(1)];
+        match error {
+            RuleError::NotYourTurn { .. } | RuleError::AlreadyAnswered => format!(
+                "Not your move, {me}. {}.",
+                capitalized(&crate::referee::waiting(self, fight, sides))
+            ),
+            RuleError::NotAnOption {
+                decision,
+                kind,
+                options,
+            } => format!(
+                "/{} is not a choice now, {me}: {} with {}.",
+                decision.word(),
+                kind.describe(),
+                options
+                    .iter()
+                    .map(|d| format!("/{}", d.word()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            RuleError::MatchOver => "That fight is over.".into(),
+            other => format!("{me}: {other}."),
+        }
     }
 
     /// Joust events name no game, as they did before there were others.
@@ -897,28 +913,6 @@ impl Tiltyard {
     }
 }
 
-/// "waiting for Dame Dara (dana) to announce a sweep or not: /sweep, /nosweep, /yield".
-fn waiting(m: &Match, styled: &Names, users: &[String; 2]) -> String {
-    let who: Vec<String> = m
-        .pending()
-        .iter()
-        .map(|p| {
-            format!(
-                "{} ({}) {}: {}",
-                styled[p.side.index()],
-                users[p.side.index()],
-                p.kind.describe(),
-                p.options
-                    .iter()
-                    .map(|d| format!("/{}", d.word()))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
-        .collect();
-    format!("waiting for {}", who.join("; "))
-}
-
 /// What the channel hears of a psi skill armed (R21): that one is, not which.
 fn readied(knight: &str) -> String {
     format!("{knight} has readied a psi skill.")
@@ -929,33 +923,4 @@ fn capitalized(s: &str) -> String {
     c.next()
         .map(|first| first.to_uppercase().chain(c).collect())
         .unwrap_or_default()
-}
-
-/// A refused decision as one line: what was wrong and what to do instead.
-fn refusal(m: &Match, err: &RuleError, styled: &Names, users: &[String; 2], side: Side) -> String {
-    let me = &styled[side.index()];
-    match err {
-        RuleError::NotYourTurn { .. } | RuleError::AlreadyAnswered => {
-            format!(
-                "Not your move, {me}. {}.",
-                capitalized(&waiting(m, styled, users))
-            )
-        }
-        RuleError::NotAnOption {
-            decision,
-            kind,
-            options,
-        } => format!(
-            "/{} is not a choice now, {me}: {} with {}.",
-            decision.word(),
-            kind.describe(),
-            options
-                .iter()
-                .map(|d| format!("/{}", d.word()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        RuleError::MatchOver => "That fight is over.".into(),
-        other => format!("{me}: {other}."),
-    }
 }
