@@ -241,3 +241,28 @@ fn nothing_dispatches_on_a_games_id() {
         "the web's replay tells a joust itself, beside GameInfo::replay"
     );
 }
+
+/// One table for every game: the referee is the only `Table`, and every game's entry in the
+/// list makes its channels' table with `referee::table`, PsiKnight's included; what a game adds
+/// around its fights is its `Ruleset`.
+#[test]
+fn every_game_is_played_by_the_one_referee() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let tables: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let code = code(f);
+            code.contains("Table for ")
+        })
+        .map(|f| f.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    assert_eq!(tables, ["referee/mod.rs"], "a table beside the referee's");
+    let registry = code(&root.join("games/mod.rs"));
+    let entries =
+        registry.matches("\n    table: ").count() + registry.matches("\n        table: ").count();
+    let referees = registry.matches("table: crate::referee::table::<").count();
+    assert!(entries >= 5, "the list has {entries} tables");
+    assert_eq!(referees, entries, "a game's table is not the referee's");
+}

@@ -7,7 +7,7 @@ use super::{
     Begun, Challenge, Decision, Event, Fighter, Lines, Proposal, Referee, Restored, Ruleset,
 };
 use crate::app::App;
-use crate::command::{parse_in, Command, CommandSpec, GameCommand};
+use crate::command::{parse_in, Command, GameCommand};
 use crate::config::Config;
 use crate::dice::FightDice;
 use crate::games::{AsOf, Game, Meaning, Sides};
@@ -61,10 +61,6 @@ impl<G: Game> Ruleset for Characters<G> {
 
     fn new(config: &Config) -> Result<Self> {
         G::new(config).map(Characters)
-    }
-
-    fn commands() -> &'static [CommandSpec] {
-        G::commands()
     }
 
     fn styled(&self, fighter: &Character) -> String {

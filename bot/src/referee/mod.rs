@@ -6,7 +6,7 @@
 //! stored before it is narrated, and a failed write puts the fight back as it was.
 
 use crate::app::{App, Rights};
-use crate::command::{Command, CommandSpec};
+use crate::command::Command;
 use crate::config::Config;
 use crate::games::Sides;
 use crate::live::{self, Live, Retry};
@@ -212,8 +212,6 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
 
     /// The game with the realm's data from the configuration.
     fn new(config: &Config) -> Result<Self>;
-    /// Its own command table.
-    fn commands() -> &'static [CommandSpec];
 
     /// "Sir Ector".
     fn styled(&self, fighter: &Self::Fighter) -> String;

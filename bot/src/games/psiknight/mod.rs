@@ -183,10 +183,6 @@ impl Ruleset for PsiKnight {
         Ok(PsiKnight)
     }
 
-    fn commands() -> &'static [crate::command::CommandSpec] {
-        &commands::COMMANDS
-    }
-
     fn styled(&self, knight: &KnightRecord) -> String {
         knight.styled()
     }
