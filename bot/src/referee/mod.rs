@@ -191,7 +191,7 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     /// One who fights.
     type Fighter: Fighter;
     /// What a challenge carries to its fight beyond its fighters (psi armed, R21).
-    type Terms: Default + Send + Sync;
+    type Terms: Send + Sync;
     /// What a fight in progress keeps beyond its fighters (recorded, R26).
     type Booked: Send + Sync;
     /// What the game holds in a channel beyond its challenge and fight (tournaments).
@@ -403,6 +403,11 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     fn idle(r: &Referee<Self>, now: DateTime<Utc>) -> Lines;
     /// `/status` said by `user`: what only they may hear of it.
     fn on_status(_r: &mut Referee<Self>, _user: &str) {}
+    /// Whether `user` is a party to the challenge here, where a declaration said in private
+    /// is meant for (R21); never in a game without one.
+    fn engaged(_r: &Referee<Self>, _user: &str) -> bool {
+        false
+    }
     /// Whether the channel must keep its game beyond a fight (a challenge, a tournament).
     fn busy(_r: &Referee<Self>) -> bool {
         false
@@ -567,9 +572,7 @@ impl<R: Ruleset> Table for Referee<R> {
     }
 
     fn engaged(&self, user: &str) -> bool {
-        self.challenge
-            .as_ref()
-            .is_some_and(|c| c.sides.member_of(user).is_some())
+        R::engaged(self, user)
     }
 
     fn busy(&self) -> bool {

@@ -437,6 +437,12 @@ impl Ruleset for PsiKnight {
         r.own_psi(user);
     }
 
+    fn engaged(r: &Tiltyard, user: &str) -> bool {
+        r.challenge
+            .as_ref()
+            .is_some_and(|c| c.sides.member_of(user).is_some())
+    }
+
     fn busy(r: &Tiltyard) -> bool {
         r.challenge.is_some() || !r.held.list.is_empty()
     }
