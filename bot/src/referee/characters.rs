@@ -80,14 +80,12 @@ impl<G: Game> Ruleset for Characters<G> {
         self.0.narrate(events, sides)
     }
 
-    fn prompt(
-        &self,
-        fight: &G::Fight,
-        prompt: &Prompt<Decision<Self>>,
-        sides: &Sides,
-        left_secs: u64,
-    ) -> String {
-        self.0.prompt(fight, prompt, sides, left_secs)
+    fn prompts(&self, fight: &G::Fight, sides: &Sides, left_secs: u64) -> Lines {
+        fight
+            .pending()
+            .iter()
+            .map(|p| self.0.prompt(fight, p, sides, left_secs))
+            .collect()
     }
 
     fn standing(&self, id: Id, fight: &G::Fight, sides: &Sides) -> Lines {

@@ -224,14 +224,9 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     ) -> Result<<Self::Fight as Fight>::Setup>;
     /// Narration of events, for the channel.
     fn narrate(&self, events: &[Event<Self>], sides: &Sides) -> Lines;
-    /// A prompt as one line.
-    fn prompt(
-        &self,
-        fight: &Self::Fight,
-        prompt: &Prompt<Decision<Self>>,
-        sides: &Sides,
-        left_secs: u64,
-    ) -> String;
+    /// The prompts standing, each as one line: who, what, the options, the seconds left and
+    /// the default.
+    fn prompts(&self, fight: &Self::Fight, sides: &Sides, left_secs: u64) -> Lines;
     /// Where fight `id` stands, for `/status`, before its prompts.
     fn standing(&self, id: Id, fight: &Self::Fight, sides: &Sides) -> Lines;
     /// A refused decision of `member`, as one line.
@@ -1142,6 +1137,10 @@ impl<R: Ruleset> Referee<R> {
                 lines.extend(Box::pin(R::after_fight(self, now)).await?);
                 return Ok(lines);
             }
+            // Most fights have no NPC: their prompts are not read twice.
+            if !f.own.sides.members.iter().any(|m| m.npc) {
+                break;
+            }
             let Some((i, p)) = f
                 .fight
                 .pending()
@@ -1179,12 +1178,7 @@ impl<R: Ruleset> Referee<R> {
         let Some(f) = &self.fight else {
             return Vec::new();
         };
-        let left = f.left(now);
-        f.fight
-            .pending()
-            .iter()
-            .map(|p| self.game.prompt(&f.fight, p, &f.own.sides, left))
-            .collect()
+        self.game.prompts(&f.fight, &f.own.sides, f.left(now))
     }
 
     /// `/status`: the fight, the challenge, or what the game says of the channel.

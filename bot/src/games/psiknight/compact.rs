@@ -96,7 +96,9 @@ impl Tiltyard {
             return line;
         };
         let left = f.left(now);
-        let prompts: Vec<String> = herald_engine::game::Fight::pending(&f.fight)
+        let prompts: Vec<String> = f
+            .fight
+            .pending()
             .iter()
             .map(|p| prompt_line(&f.fight, p, &f.own.sides.plain, &f.own.sides.users, left))
             .collect();

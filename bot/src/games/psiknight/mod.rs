@@ -18,7 +18,6 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use command::PsiCommand;
 use futures::future::BoxFuture;
-use herald_engine::game::Prompt;
 use herald_engine::psiknight::books;
 use herald_engine::psiknight::{
     Decision, Event, Match, MatchKind, MatchSetup, Opening, PromptKind, PsiSkill, RuleError, Side,
@@ -208,14 +207,12 @@ impl Ruleset for PsiKnight {
         narrate(events, &sides.styled)
     }
 
-    fn prompt(
-        &self,
-        fight: &Match,
-        prompt: &Prompt<Decision>,
-        sides: &Sides,
-        left_secs: u64,
-    ) -> String {
-        prompt_line(fight, prompt, &sides.styled, &sides.users, left_secs)
+    fn prompts(&self, fight: &Match, sides: &Sides, left_secs: u64) -> Lines {
+        fight
+            .pending()
+            .iter()
+            .map(|p| prompt_line(fight, p, &sides.styled, &sides.users, left_secs))
+            .collect()
     }
 
     fn standing(&self, id: Id, fight: &Match, sides: &Sides) -> Lines {

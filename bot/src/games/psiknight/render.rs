@@ -1,11 +1,10 @@
 //! Narration: engine events and prompts as lines a player can check against the checklist.
 
-use herald_engine::game::Prompt;
 use herald_engine::psiknight::event::{
     Action, Counter, DamageResult, EndReason, Event, FirstPlayerRule, FirstStrikeRule, Height,
     Injury, Modifier, RollSkill,
 };
-use herald_engine::psiknight::{Decision, Match, PromptKind, Side};
+use herald_engine::psiknight::{Match, Prompt, PromptKind, Side};
 use std::fmt::{self, Write as _};
 
 /// Display names, challenger first ("Dame Dara", "Sir Eoin").
@@ -321,18 +320,17 @@ pub fn narrate(events: &[Event], names: &Names) -> Vec<String> {
 /// A prompt as a line: "Sir Eoin (evan): /sweep or /nosweep? 120s (default /nosweep)."
 pub fn prompt_line(
     m: &Match,
-    p: &Prompt<Decision>,
+    p: &Prompt,
     names: &Names,
     players: &[String; 2],
     secs_left: u64,
 ) -> String {
-    let what = match m.awaiting()[p.side.index()] {
-        Some(PromptKind::Sweep) => "announce a sweep or not",
-        Some(PromptKind::Strike) => "strike",
-        Some(PromptKind::FightOn) => "go on to Swordplay?",
-        Some(PromptKind::Action) => "your turn",
-        Some(PromptKind::Counter) => "defend",
-        None => p.what,
+    let what = match p.kind {
+        PromptKind::Sweep => "announce a sweep or not",
+        PromptKind::Strike => "strike",
+        PromptKind::FightOn => "go on to Swordplay?",
+        PromptKind::Action => "your turn",
+        PromptKind::Counter => "defend",
     };
     // Written into one buffer: a prompt follows nearly every move of every fight.
     let (name, player) = (&names[p.side.index()], &players[p.side.index()]);
