@@ -23,6 +23,7 @@ use futures::future::BoxFuture;
 use herald_engine::dice::RollSource;
 use herald_engine::dice::SeededDice;
 use herald_engine::game::{Fight, Prompt, Side};
+use std::future::Future;
 
 /// A game of characters as the referee drives it: the game, with its realm's data.
 pub struct Characters<G>(pub G);
@@ -151,8 +152,8 @@ impl<G: Game> Ruleset for Characters<G> {
         user: &'a str,
         command: &'a Command,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<Lines>>> {
-        Box::pin(r.character_command(user, command, now))
+    ) -> impl Future<Output = Result<Option<Lines>>> + Send + 'a {
+        r.character_command(user, command, now)
     }
 
     fn propose<'a>(
@@ -160,87 +161,81 @@ impl<G: Game> Ruleset for Characters<G> {
         user: &'a str,
         target: &'a str,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<std::result::Result<Proposal<Self>, Lines>>> {
-        Box::pin(r.propose(user, target, now))
+    ) -> impl Future<Output = Result<std::result::Result<Proposal<Self>, Lines>>> + Send + 'a {
+        r.propose(user, target, now)
     }
 
-    fn before_start<'a>(
-        r: &'a mut Referee<Self>,
+    async fn before_start(
+        r: &mut Referee<Self>,
         fighters: Vec<Id>,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>> {
+    ) -> Result<Lines> {
         // An offer out of a fight still open (a GM's check's redo) is settled before the fight.
-        Box::pin(async move {
-            let mut lines = Vec::new();
-            for id in fighters {
-                lines.extend(r.settle(id, now).await?);
-            }
-            Ok(lines)
-        })
+        let mut lines = Vec::new();
+        for id in fighters {
+            lines.extend(r.settle(id, now).await?);
+        }
+        Ok(lines)
     }
 
-    fn fresh<'a>(
-        r: &'a Referee<Self>,
-        fighters: &'a mut [Character],
+    async fn fresh(
+        r: &Referee<Self>,
+        fighters: &mut [Character],
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<String>>> {
+    ) -> Result<Option<String>> {
         // The sheets as they are now, not as they were at the challenge: a fight elsewhere, a
         // smith or a new day may have changed them since.
-        Box::pin(async move {
-            for fighter in fighters.iter_mut() {
-                let now_c = r
-                    .store()
-                    .character(fighter.id)
-                    .await?
-                    .with_context(|| format!("{} is no longer in the books", fighter.name))?;
-                *fighter = r.today(now_c, now)?;
-                if let Some(why) = r.game.0.cannot_fight(fighter)? {
-                    return Ok(Some(why));
-                }
+        for fighter in fighters.iter_mut() {
+            let now_c = r
+                .store()
+                .character(fighter.id)
+                .await?
+                .with_context(|| format!("{} is no longer in the books", fighter.name))?;
+            *fighter = r.today(now_c, now)?;
+            if let Some(why) = r.game.0.cannot_fight(fighter)? {
+                return Ok(Some(why));
             }
-            Ok(None)
-        })
+        }
+        Ok(None)
     }
 
-    fn begin<'a>(
-        r: &'a Referee<Self>,
-        fighters: &'a [Character],
-        sides: &'a Sides,
-        _terms: &'a (),
-        setup: &'a <G::Fight as Fight>::Setup,
+    async fn begin(
+        r: &Referee<Self>,
+        fighters: &[Character],
+        sides: &Sides,
+        _terms: &(),
+        setup: &<G::Fight as Fight>::Setup,
         seed: [u8; 32],
-        first: &'a Step<Decision<Self>>,
+        first: &Step<Decision<Self>>,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Begun<Self>>> {
-        Box::pin(async move {
-            let challengers = sides
-                .members
-                .iter()
-                .filter(|m| m.side == Side::Challenger)
-                .count();
-            let id = r
-                .store()
-                .start_bout(
-                    NewBout {
-                        realm: r.realm,
-                        channel: &r.channel,
-                        game: G::ID,
-                        characters: [fighters[0].id, fighters[challengers].id],
-                        users: [sides.users[0].as_str(), sides.users[1].as_str()],
-                        setup: &serde_json::to_value(setup)?,
-                        seed,
-                        at: now,
-                        members: &members_of(fighters, sides),
-                    },
-                    &first.encoded()?,
-                )
-                .await?;
-            Ok(Begun {
-                id,
-                what: format!("{} of {}", G::BOUT, G::NAME),
-                notes: Vec::new(),
-                booked: (),
-            })
+    ) -> Result<Begun<Self>> {
+        let challengers = sides
+            .members
+            .iter()
+            .filter(|m| m.side == Side::Challenger)
+            .count();
+        let id = r
+            .store()
+            .start_bout(
+                NewBout {
+                    realm: r.realm,
+                    channel: &r.channel,
+                    game: G::ID,
+                    characters: [fighters[0].id, fighters[challengers].id],
+                    users: [sides.users[0].as_str(), sides.users[1].as_str()],
+                    setup: &serde_json::to_value(setup)?,
+                    seed,
+                    at: now,
+                    members: &members_of(fighters, sides),
+                },
+                &first.encoded()?,
+            )
+            .await?;
+        Ok(Begun {
+            id,
+            what: format!("{} of {}", G::BOUT, G::NAME),
+            notes: Vec::new(),
+            booked: (),
         })
     }
 
@@ -248,57 +243,53 @@ impl<G: Game> Ruleset for Characters<G> {
         r: &'a mut Referee<Self>,
         last: &'a Step<Decision<Self>>,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>> {
-        Box::pin(r.write_end(last, now))
+    ) -> impl Future<Output = Result<Lines>> + Send + 'a {
+        r.write_end(last, now)
     }
 
     fn held_deadline(r: &Referee<Self>) -> Option<DateTime<Utc>> {
         r.held.iter().map(|(_, at)| *at).min()
     }
 
-    fn on_deadline(r: &mut Referee<Self>, now: DateTime<Utc>) -> BoxFuture<'_, Lines> {
-        Box::pin(async move {
-            let due: Vec<Id> = r
-                .held
-                .iter()
-                .filter(|(_, at)| *at <= now)
-                .map(|(id, _)| *id)
-                .collect();
-            let mut lines = Vec::new();
-            for id in due {
-                match r.settle(id, now).await {
-                    Ok(more) => lines.extend(more),
-                    Err(e) => {
-                        lines = r.retry.after(lines, Err(e), None, now, &r.channel);
-                    }
+    async fn on_deadline(r: &mut Referee<Self>, now: DateTime<Utc>) -> Lines {
+        let due: Vec<Id> = r
+            .held
+            .iter()
+            .filter(|(_, at)| *at <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        let mut lines = Vec::new();
+        for id in due {
+            match r.settle(id, now).await {
+                Ok(more) => lines.extend(more),
+                Err(e) => {
+                    lines = r.retry.after(lines, Err(e), None, now, &r.channel);
                 }
             }
-            lines.extend(r.fight_deadline(now).await);
-            lines
-        })
+        }
+        lines.extend(r.fight_deadline(now).await);
+        lines
     }
 
-    fn restore(r: &Referee<Self>, open: OpenLogged) -> BoxFuture<'_, Result<Restored<Self>>> {
-        Box::pin(async move {
-            let bout = r.store().bout_with(open.id, open.steps).await?;
-            let (fight, rng, _) = replay::<G::Fight>(&bout)?;
-            let (ids, challengers) = bout.creatures();
-            let mut fighters = Vec::with_capacity(ids.len());
-            for &id in &ids {
-                fighters.push(r.store().character(id).await?.with_context(|| {
-                    format!("fight #{} names a character not in the books", bout.id)
-                })?);
-            }
-            Ok(Restored {
-                id: bout.id,
-                fight,
-                rng,
-                seed: bout.seed,
-                steps: bout.steps.len(),
-                fighters,
-                challengers,
-                booked: (),
-            })
+    async fn restore(r: &Referee<Self>, open: OpenLogged) -> Result<Restored<Self>> {
+        let bout = r.store().bout_with(open.id, open.steps).await?;
+        let (fight, rng, _) = replay::<G::Fight>(&bout)?;
+        let (ids, challengers) = bout.creatures();
+        let mut fighters = Vec::with_capacity(ids.len());
+        for &id in &ids {
+            fighters.push(r.store().character(id).await?.with_context(|| {
+                format!("fight #{} names a character not in the books", bout.id)
+            })?);
+        }
+        Ok(Restored {
+            id: bout.id,
+            fight,
+            rng,
+            seed: bout.seed,
+            steps: bout.steps.len(),
+            fighters,
+            challengers,
+            booked: (),
         })
     }
 

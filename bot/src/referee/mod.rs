@@ -17,6 +17,7 @@ use chrono::{DateTime, Utc};
 use futures::future::BoxFuture;
 use herald_engine::dice::SeededDice;
 use herald_engine::game::{Fight, Prompt, Side};
+use std::future::Future;
 use std::sync::Arc;
 
 mod characters;
@@ -273,14 +274,14 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         user: &'a str,
         command: &'a Command,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<Lines>>>;
+    ) -> impl Future<Output = Result<Option<Lines>>> + Send + 'a;
     /// A challenge of `target` by `user`'s fighter: who fights on what terms, or why not.
     fn propose<'a>(
         r: &'a mut Referee<Self>,
         user: &'a str,
         target: &'a str,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<std::result::Result<Proposal<Self>, Lines>>>;
+    ) -> impl Future<Output = Result<std::result::Result<Proposal<Self>, Lines>>> + Send + 'a;
     /// A challenge's lines as the channel hears them (compact narration joins them).
     fn said(_r: &Referee<Self>, lines: Lines) -> Lines {
         lines
@@ -292,15 +293,15 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         _user: &'a str,
         _accept: bool,
         _now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<Lines>>> {
-        Box::pin(async { Ok(None) })
+    ) -> impl Future<Output = Result<Option<Lines>>> + Send + 'a {
+        async { Ok(None) }
     }
     /// Why the challenge's fighters cannot fight after all, checked at `/accept`.
     fn recheck<'a>(
         _r: &'a Referee<Self>,
         _fighters: &'a [Self::Fighter],
-    ) -> BoxFuture<'a, Result<Option<String>>> {
-        Box::pin(async { Ok(None) })
+    ) -> impl Future<Output = Result<Option<String>>> + Send + 'a {
+        async { Ok(None) }
     }
     /// The decision a `/decline` is during a fight, if it is one.
     fn decline_in_fight(&self) -> Option<Decision<Self>> {
@@ -313,16 +314,16 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         _user: &'a str,
         _decision: Decision<Self>,
         _now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<Lines>>> {
-        Box::pin(async { Ok(None) })
+    ) -> impl Future<Output = Result<Option<Lines>>> + Send + 'a {
+        async { Ok(None) }
     }
     /// Before a challenge's fighters are claimed: what settles first (an offer out of a fight).
     fn before_start<'a>(
         _r: &'a mut Referee<Self>,
         _fighters: Vec<Id>,
         _now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>> {
-        Box::pin(async { Ok(Vec::new()) })
+    ) -> impl Future<Output = Result<Lines>> + Send + 'a {
+        async { Ok(Vec::new()) }
     }
     /// The claimed fighters as they are now, not as they were at the challenge; a line when
     /// one can no longer fight.
@@ -330,8 +331,8 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         _r: &'a Referee<Self>,
         _fighters: &'a mut [Self::Fighter],
         _now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<String>>> {
-        Box::pin(async { Ok(None) })
+    ) -> impl Future<Output = Result<Option<String>>> + Send + 'a {
+        async { Ok(None) }
     }
     /// Writes the fight's start in the game's books, with its first step.
     #[allow(clippy::too_many_arguments)]
@@ -344,7 +345,7 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         seed: [u8; 32],
         first: &'a Step<Decision<Self>>,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Begun<Self>>>;
+    ) -> impl Future<Output = Result<Begun<Self>>> + Send + 'a;
     /// A fight's first lines: `lines` (its number, notes) and its opening `events`, and what
     /// comes next ([`Referee::tell_opening`]).
     fn opened<'a>(
@@ -353,8 +354,8 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         events: Vec<Event<Self>>,
         _terms: Self::Terms,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>> {
-        Box::pin(r.tell_opening(lines, events, now))
+    ) -> impl Future<Output = Result<Lines>> + Send + 'a {
+        r.tell_opening(lines, events, now)
     }
     /// A refused decision's `line`, as the channel (or its speaker alone) hears it.
     fn refused(_r: &mut Referee<Self>, _decision: &Decision<Self>, line: String) -> Lines {
@@ -366,22 +367,28 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         r: &'a mut Referee<Self>,
         last: &'a Step<Decision<Self>>,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>>;
+    ) -> impl Future<Output = Result<Lines>> + Send + 'a;
     /// Tells a step ([`Referee::tell`]).
     fn told<'a>(
         r: &'a mut Referee<Self>,
         told: Told<Self>,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>> {
-        Box::pin(r.tell(told, now))
+    ) -> impl Future<Output = Result<Lines>> + Send + 'a {
+        r.tell(told, now)
     }
     /// After a fight ended and its fighters were freed: what the channel goes on with.
-    fn after_fight(_r: &mut Referee<Self>, _now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
-        Box::pin(async { Ok(Vec::new()) })
+    fn after_fight(
+        _r: &mut Referee<Self>,
+        _now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Lines>> + Send + '_ {
+        async { Ok(Vec::new()) }
     }
     /// The awaited fighters' time is up: their defaults ([`Referee::take_defaults`]).
-    fn defaults(r: &mut Referee<Self>, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
-        Box::pin(r.take_defaults(now))
+    fn defaults(
+        r: &mut Referee<Self>,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Lines>> + Send + '_ {
+        r.take_defaults(now)
     }
     /// When what the game holds here is next due.
     fn held_deadline(_r: &Referee<Self>) -> Option<DateTime<Utc>> {
@@ -389,11 +396,17 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     }
     /// A deadline passed: the challenge's or the fight's ([`Referee::fight_deadline`]) and
     /// what the game holds here.
-    fn on_deadline(r: &mut Referee<Self>, now: DateTime<Utc>) -> BoxFuture<'_, Lines> {
-        Box::pin(r.fight_deadline(now))
+    fn on_deadline(
+        r: &mut Referee<Self>,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Lines> + Send + '_ {
+        r.fight_deadline(now)
     }
     /// Reads an open fight back from the books.
-    fn restore(r: &Referee<Self>, open: OpenLogged) -> BoxFuture<'_, Result<Restored<Self>>>;
+    fn restore(
+        r: &Referee<Self>,
+        open: OpenLogged,
+    ) -> impl Future<Output = Result<Restored<Self>>> + Send + '_;
     /// `/status` with no challenge or fight here.
     fn idle(r: &Referee<Self>, now: DateTime<Utc>) -> Lines;
     /// `/status` said by `user`: what only they may hear of it.
@@ -412,8 +425,8 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         _r: &mut Referee<Self>,
         _announce: bool,
         _now: DateTime<Utc>,
-    ) -> BoxFuture<'_, Result<Lines>> {
-        Box::pin(async { Ok(Vec::new()) })
+    ) -> impl Future<Output = Result<Lines>> + Send + '_ {
+        async { Ok(Vec::new()) }
     }
 }
 
@@ -529,7 +542,7 @@ impl<R: Ruleset> Table for Referee<R> {
     }
 
     fn on_deadline(&mut self, now: DateTime<Utc>) -> BoxFuture<'_, Lines> {
-        R::on_deadline(self, now)
+        Box::pin(R::on_deadline(self, now))
     }
 
     fn restore(&mut self, open: OpenLogged, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
@@ -579,7 +592,7 @@ impl<R: Ruleset> Table for Referee<R> {
     }
 
     fn load(&mut self, announce: bool, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
-        R::load(self, announce, now)
+        Box::pin(R::load(self, announce, now))
     }
 }
 

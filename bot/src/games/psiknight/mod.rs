@@ -17,12 +17,12 @@ use crate::store::{FightAward, FightEnd, Id, KnightRecord, NewFight, OpenLogged,
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use command::PsiCommand;
-use futures::future::BoxFuture;
 use herald_engine::psiknight::books;
 use herald_engine::psiknight::{
     Decision, Event, Match, MatchKind, MatchSetup, Opening, PromptKind, PsiSkill, RuleError, Side,
 };
 use render::{narrate, prompt_line};
+use std::future::Future;
 
 pub mod command;
 pub mod commands;
@@ -282,8 +282,8 @@ impl Ruleset for PsiKnight {
         user: &'a str,
         command: &'a Command,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<Lines>>> {
-        Box::pin(r.psi_command(user, command, now))
+    ) -> impl Future<Output = Result<Option<Lines>>> + Send + 'a {
+        r.psi_command(user, command, now)
     }
 
     fn propose<'a>(
@@ -291,8 +291,8 @@ impl Ruleset for PsiKnight {
         user: &'a str,
         target: &'a str,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<std::result::Result<Proposal<Self>, Lines>>> {
-        Box::pin(r.propose(user, target, now))
+    ) -> impl Future<Output = Result<std::result::Result<Proposal<Self>, Lines>>> + Send + 'a {
+        r.propose(user, target, now)
     }
 
     fn said(r: &Tiltyard, lines: Lines) -> Lines {
@@ -307,22 +307,17 @@ impl Ruleset for PsiKnight {
         user: &'a str,
         accept: bool,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<Lines>>> {
-        Box::pin(r.answer(user, accept, now))
+    ) -> impl Future<Output = Result<Option<Lines>>> + Send + 'a {
+        r.answer(user, accept, now)
     }
 
-    fn recheck<'a>(
-        r: &'a Tiltyard,
-        knights: &'a [KnightRecord],
-    ) -> BoxFuture<'a, Result<Option<String>>> {
-        Box::pin(async move {
-            for k in knights {
-                if let Some(refusal) = office::fight_refusal(&r.app, k).await? {
-                    return Ok(Some(refusal));
-                }
+    async fn recheck(r: &Tiltyard, knights: &[KnightRecord]) -> Result<Option<String>> {
+        for k in knights {
+            if let Some(refusal) = office::fight_refusal(&r.app, k).await? {
+                return Ok(Some(refusal));
             }
-            Ok(None)
-        })
+        }
+        Ok(None)
     }
 
     fn decline_in_fight(&self) -> Option<Decision> {
@@ -334,8 +329,8 @@ impl Ruleset for PsiKnight {
         user: &'a str,
         decision: Decision,
         _now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Option<Lines>>> {
-        Box::pin(r.declare(user, decision))
+    ) -> impl Future<Output = Result<Option<Lines>>> + Send + 'a {
+        r.declare(user, decision)
     }
 
     fn begin<'a>(
@@ -347,23 +342,21 @@ impl Ruleset for PsiKnight {
         seed: [u8; 32],
         first: &'a Step,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Begun<Self>>> {
-        Box::pin(r.write_start(knights, sides, terms, setup, seed, first, now))
+    ) -> impl Future<Output = Result<Begun<Self>>> + Send + 'a {
+        r.write_start(knights, sides, terms, setup, seed, first, now)
     }
 
-    fn opened<'a>(
-        r: &'a mut Tiltyard,
+    async fn opened(
+        r: &mut Tiltyard,
         lines: Lines,
         events: Vec<Event>,
         terms: Terms,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>> {
-        Box::pin(async move {
-            if r.narration == Narration::Compact {
-                return Ok(r.compact_start(lines, terms.told_unrecorded, &events, now));
-            }
-            r.tell_opening(lines, events, now).await
-        })
+    ) -> Result<Lines> {
+        if r.narration == Narration::Compact {
+            return Ok(r.compact_start(lines, terms.told_unrecorded, &events, now));
+        }
+        r.tell_opening(lines, events, now).await
     }
 
     fn refused(r: &mut Tiltyard, decision: &Decision, line: String) -> Lines {
@@ -379,25 +372,31 @@ impl Ruleset for PsiKnight {
         r: &'a mut Tiltyard,
         last: &'a Step,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>> {
-        Box::pin(r.write_end(last, now))
+    ) -> impl Future<Output = Result<Lines>> + Send + 'a {
+        r.write_end(last, now)
     }
 
     fn told<'a>(
         r: &'a mut Tiltyard,
         told: Told<Self>,
         now: DateTime<Utc>,
-    ) -> BoxFuture<'a, Result<Lines>> {
-        Box::pin(r.told(told, now))
+    ) -> impl Future<Output = Result<Lines>> + Send + 'a {
+        r.told(told, now)
     }
 
-    fn after_fight(r: &mut Tiltyard, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
+    fn after_fight(
+        r: &mut Tiltyard,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Lines>> + Send + '_ {
         // The tournament here goes on with its next match, stage or start.
-        Box::pin(r.continue_tournaments(now))
+        r.continue_tournaments(now)
     }
 
-    fn defaults(r: &mut Tiltyard, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
-        Box::pin(r.defaults(now))
+    fn defaults(
+        r: &mut Tiltyard,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Lines>> + Send + '_ {
+        r.defaults(now)
     }
 
     fn held_deadline(r: &Tiltyard) -> Option<DateTime<Utc>> {
@@ -406,18 +405,19 @@ impl Ruleset for PsiKnight {
 
     /// The fight's or the challenge's deadline, then a tournament's here (a reminder, its
     /// start, the Melee's time limit).
-    fn on_deadline(r: &mut Tiltyard, now: DateTime<Utc>) -> BoxFuture<'_, Lines> {
-        Box::pin(async move {
-            let mut lines = r.fight_deadline(now).await;
-            if r.tournament_deadline().is_some_and(|d| d <= now) {
-                lines.extend(r.on_tournament_deadline(now).await);
-            }
-            lines
-        })
+    async fn on_deadline(r: &mut Tiltyard, now: DateTime<Utc>) -> Lines {
+        let mut lines = r.fight_deadline(now).await;
+        if r.tournament_deadline().is_some_and(|d| d <= now) {
+            lines.extend(r.on_tournament_deadline(now).await);
+        }
+        lines
     }
 
-    fn restore(r: &Tiltyard, open: OpenLogged) -> BoxFuture<'_, Result<Restored<Self>>> {
-        Box::pin(r.restore_fight(open))
+    fn restore(
+        r: &Tiltyard,
+        open: OpenLogged,
+    ) -> impl Future<Output = Result<Restored<Self>>> + Send + '_ {
+        r.restore_fight(open)
     }
 
     fn idle(r: &Tiltyard, now: DateTime<Utc>) -> Lines {
@@ -444,8 +444,12 @@ impl Ruleset for PsiKnight {
         r.challenge.is_some() || !r.held.list.is_empty()
     }
 
-    fn load(r: &mut Tiltyard, announce: bool, now: DateTime<Utc>) -> BoxFuture<'_, Result<Lines>> {
-        Box::pin(r.reload_tournaments(announce, now))
+    fn load(
+        r: &mut Tiltyard,
+        announce: bool,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Lines>> + Send + '_ {
+        r.reload_tournaments(announce, now)
     }
 }
 
