@@ -1,8 +1,8 @@
-//! A fight in progress, of any game: the one driver every channel's table runs its fight with.
+//! A fight in progress, of any game, as the referee ([`crate::referee`]) runs it.
 //!
-//! A table (the referee of the games on the seam, PsiKnight's tiltyard) says who fights and what
-//! their books say; this module rolls the start, plays each decision on the fight's seeded
-//! stream, writes it to the one fight log (or has the table end the fight in one transaction),
+//! The referee and the game's ruleset say who fights and what their books say; this module
+//! rolls the start, plays each decision on the fight's seeded
+//! stream, writes it to the one fight log (or has the game end the fight in one transaction),
 //! puts the fight back as it was when that write fails, moves the deadline, retries a deadline
 //! whose write failed, and restores a fight from its log after a restart. `verify` replays a
 //! fight the same way.

@@ -42,7 +42,7 @@ impl From<CreateKnight> for NewKnight {
     }
 }
 
-/// A command of PsiKnight's own table. Plain data: the tiltyard decides what it means now.
+/// A command of PsiKnight's own table. Plain data: the channel's referee decides what it means now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PsiCommand {

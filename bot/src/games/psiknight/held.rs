@@ -1,4 +1,4 @@
-//! The tournaments held in a tiltyard's channel (R34–R39): reminders before the start, the start
+//! The tournaments held in a PsiKnight channel (R34–R39): reminders before the start, the start
 //! on time, the Lists one match at a time, the Melee from its muster to its first prize, and the
 //! awards, all in the channel with the usual prompts and timeouts.
 //!
