@@ -1,11 +1,10 @@
 //! A fight in progress, of any game, as the referee ([`crate::referee`]) runs it.
 //!
 //! The referee and the game's ruleset say who fights and what their books say; this module
-//! rolls the start, plays each decision on the fight's seeded
-//! stream, writes it to the one fight log (or has the game end the fight in one transaction),
-//! puts the fight back as it was when that write fails, moves the deadline, retries a deadline
-//! whose write failed, and restores a fight from its log after a restart. `verify` replays a
-//! fight the same way.
+//! rolls the start, plays each decision on the fight's seeded stream, writes it to the one
+//! fight log (or has the game end the fight in one transaction), puts the fight back as it was
+//! when that write fails, moves the deadline, retries a deadline whose write failed, and
+//! restores a fight from its log after a restart. `verify` replays a fight the same way.
 
 use crate::dice::{DiceQueue, FightDice, ReplayDice};
 use crate::fairness::seed_hash;
