@@ -307,8 +307,8 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     fn decline_in_fight(&self) -> Option<Decision<Self>> {
         None
     }
-    /// A decision said where it is no move of a fight here (a declaration during the
-    /// challenge, R21); `None` leaves it to the fight.
+    /// A declaration ([`Fight::is_declaration`]) said where it is no move of a fight here
+    /// (during the challenge, R21); `None` leaves it to the fight.
     fn declare<'a>(
         _r: &'a mut Referee<Self>,
         _user: &'a str,
@@ -682,10 +682,12 @@ impl<R: Ruleset> Referee<R> {
         command: &Command,
         now: DateTime<Utc>,
     ) -> Result<Option<Lines>> {
+        // Each command's future is boxed by the session, so what is said once a fight (a
+        // challenge, its answer) is boxed on its own and the moves of a fight stay small.
         let lines = match command {
-            Command::Challenge { target } => self.challenge(user, target, now).await?,
-            Command::Accept => self.accept(user, now).await?,
-            Command::Decline => self.decline(user, now).await?,
+            Command::Challenge { target } => Box::pin(self.challenge(user, target, now)).await?,
+            Command::Accept => Box::pin(self.accept(user, now)).await?,
+            Command::Decline => Box::pin(self.decline(user, now)).await?,
             Command::Status => {
                 R::on_status(self, user);
                 self.status(now)
@@ -1040,8 +1042,10 @@ impl<R: Ruleset> Referee<R> {
         decision: Decision<R>,
         now: DateTime<Utc>,
     ) -> Result<Lines> {
-        if let Some(lines) = R::declare(self, user, decision, now).await? {
-            return Ok(lines);
+        if R::Fight::is_declaration(&decision) {
+            if let Some(lines) = Box::pin(R::declare(self, user, decision, now)).await? {
+                return Ok(lines);
+            }
         }
         let Some(f) = &self.fight else {
             return Ok(vec![crate::challenge::no_fight(&self.channel, R::VERB)]);
@@ -1086,9 +1090,9 @@ impl<R: Ruleset> Referee<R> {
             }
         };
         let written = if f.fight.is_over() {
-            R::end(self, &mv.step, now).await
+            Box::pin(R::end(self, &mv.step, now)).await
         } else {
-            f.write_step(&self.app.store, &mv.step)
+            Box::pin(f.write_step(&self.app.store, &mv.step))
                 .await
                 .map(|()| Vec::new())
         };
@@ -1107,7 +1111,9 @@ impl<R: Ruleset> Referee<R> {
             end,
             follow,
         };
-        R::told(self, told, now).await
+        // Boxed, as the step's write and the end are: a move's future stays small enough for
+        // the allocator's fast path.
+        Box::pin(R::told(self, told, now)).await
     }
 
     /// A step told in full: its note, its events, the end's lines, and (unless it was a

@@ -465,7 +465,7 @@ impl Tiltyard {
             Command::Roll { .. } | Command::Help { .. } => return Ok(None),
             Command::Sheet { name } => {
                 let knight = PsiCommand::Knight { name: name.clone() };
-                desk::handle(&self.app, self.realm, user, knight.into(), now).await?
+                Box::pin(desk::handle(&self.app, self.realm, user, knight.into(), now)).await?
             }
             Command::Record { .. } => vec![
                 "PsiKnight keeps Honor and Prestige, not a record of wins: /honor NAME, /ledger NAME."
@@ -478,12 +478,16 @@ impl Tiltyard {
                 )]
             }
             Command::Own(own) => match own.get::<PsiCommand>() {
-                Some(PsiCommand::Joust { target }) => self.challenge(user, target, now).await?,
+                Some(PsiCommand::Joust { target }) => {
+                    Box::pin(self.challenge(user, target, now)).await?
+                }
                 Some(PsiCommand::Decide(decision)) => self.decide(user, *decision, now).await?,
-                Some(c) if held::handles(c) => self.tournament_command(user, c.clone(), now).await?,
-                _ => desk::handle(&self.app, self.realm, user, command.clone(), now).await?,
+                Some(c) if held::handles(c) => {
+                    Box::pin(self.tournament_command(user, c.clone(), now)).await?
+                }
+                _ => Box::pin(desk::handle(&self.app, self.realm, user, command.clone(), now)).await?,
             },
-            other => desk::handle(&self.app, self.realm, user, other.clone(), now).await?,
+            other => Box::pin(desk::handle(&self.app, self.realm, user, other.clone(), now)).await?,
         };
         Ok(Some(lines))
     }
