@@ -625,17 +625,11 @@ impl<G: Game> Referee<Characters<G>> {
                 Some(n) => format!("No {} named '{}' in {}.", G::CHARACTER, n.trim(), G::NAME),
             }]);
         };
-        let r = c.record;
         Ok(vec![format!(
-            "{} in {}: {} {}, {} {}, {} {}.",
+            "{} in {}: {}.",
             self.game.0.styled(&c),
             G::NAME,
-            r.wins,
-            if r.wins == 1 { "win" } else { "wins" },
-            r.losses,
-            if r.losses == 1 { "loss" } else { "losses" },
-            r.draws,
-            if r.draws == 1 { "draw" } else { "draws" },
+            c.record
         )])
     }
 

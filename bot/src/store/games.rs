@@ -34,6 +34,24 @@ pub struct Record {
     pub draws: i64,
 }
 
+impl std::fmt::Display for Record {
+    /// "3 wins, 1 loss, 0 draws".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural =
+            |n: i64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
+        write!(
+            f,
+            "{} {}, {} {}, {} {}",
+            self.wins,
+            plural(self.wins, "win", "wins"),
+            self.losses,
+            plural(self.losses, "loss", "losses"),
+            self.draws,
+            plural(self.draws, "draw", "draws")
+        )
+    }
+}
+
 /// A character of a game other than PsiKnight, as the books hold it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Character {

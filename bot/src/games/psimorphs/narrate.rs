@@ -395,9 +395,8 @@ pub fn sheet_line(c: &Character, sheet: &MorphSheet, state: &MorphState) -> Stri
     } else {
         String::new()
     };
-    let r = c.record;
     let mut line = format!(
-        "{who}: level {}; {}; ranks {}; {}hp {}/{}{condition}; PA FP {}/{}, PE FP {}/{}; ISPs {}; {} {}, {} {}, {} {}.",
+        "{who}: level {}; {}; ranks {}; {}hp {}/{}{condition}; PA FP {}/{}, PE FP {}/{}; ISPs {}; {}.",
         sheet.level,
         attrs.join(", "),
         pairs(sheet.ranks.to_array(), Some(sheet.master.to_array())),
@@ -409,12 +408,7 @@ pub fn sheet_line(c: &Character, sheet: &MorphSheet, state: &MorphState) -> Stri
         state.pe_fp,
         sheet.pe_fp,
         isp_list(&state.isp),
-        r.wins,
-        if r.wins == 1 { "win" } else { "wins" },
-        r.losses,
-        if r.losses == 1 { "loss" } else { "losses" },
-        r.draws,
-        if r.draws == 1 { "draw" } else { "draws" },
+        c.record,
     );
     if let Some(p) = &state.check {
         line.push_str(&format!(
