@@ -10,7 +10,7 @@ use super::command::PsiCommand;
 use super::tournament::{
     self as chat, award_reason, name_of, span, when, MeleeRun, RunState, Stage,
 };
-use super::{Bout, Lines, Tiltyard};
+use super::{Lines, Terms, Tiltyard};
 use crate::dice::FightDice;
 use crate::live::SORRY;
 use crate::store::tournaments::{Status, TournamentAward, TournamentFinish, TournamentRecord};
@@ -828,18 +828,18 @@ impl Tiltyard {
             Ok(pair) => pair,
             Err(_) => anyhow::bail!("a match needs two knights"),
         };
-        let bout = Bout {
-            knights: [a, b],
+        let terms = Terms {
             armed,
             kind: if melee_ransom.is_some() {
                 MatchKind::Melee
             } else {
                 MatchKind::Lists
             },
-            tournament: (held.record.id, label),
+            tournament: Some((held.record.id, label)),
             for_ransom: melee_ransom.unwrap_or(false),
+            told_unrecorded: false,
         };
-        match self.start_fight(bout, now).await {
+        match self.start_fight([a, b], terms, now).await {
             Ok(lines) => Ok(Ride::Started(lines)),
             Err(e) => {
                 self.app.release(&pair);

@@ -102,15 +102,6 @@ pub struct Tournaments {
     pause: Option<DateTime<Utc>>,
 }
 
-/// A match a tournament starts with no challenge: a Lists match or a Melee pass.
-struct Bout {
-    knights: [KnightRecord; 2],
-    armed: [Option<PsiSkill>; 2],
-    kind: MatchKind,
-    tournament: (Id, String),
-    for_ransom: bool,
-}
-
 /// A channel's PsiKnight: its challenge, its fight and the tournaments it holds.
 pub type Tiltyard = Referee<PsiKnight>;
 
@@ -607,22 +598,21 @@ impl Tiltyard {
         }
     }
 
-    /// Starts a tournament's match, its knights already claimed for this channel.
-    async fn start_fight(&mut self, bout: Bout, now: DateTime<Utc>) -> Result<Lines> {
-        let [a, b] = bout.knights;
+    /// Starts a tournament's match (a Lists match or a Melee pass, on `terms`), its knights
+    /// already claimed for this channel.
+    async fn start_fight(
+        &mut self,
+        [a, b]: [KnightRecord; 2],
+        terms: Terms,
+        now: DateTime<Utc>,
+    ) -> Result<Lines> {
         let sides = crate::referee::sides_of(&self.game, &[&a, &b], 1)?;
         let challenge = Challenge {
             fighters: vec![a, b],
             sides,
             deadline: now,
             accepted: vec![true, true],
-            terms: Terms {
-                armed: bout.armed,
-                kind: bout.kind,
-                tournament: Some(bout.tournament),
-                for_ransom: bout.for_ransom,
-                told_unrecorded: false,
-            },
+            terms,
         };
         self.start_claimed(challenge, now).await
     }
