@@ -10,7 +10,8 @@ use chrono_tz::Tz;
 use herald_engine::dice::{Seed, SeededDice};
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::games::GameInfo;
 
@@ -30,6 +31,34 @@ pub struct Said {
     pub realm: String,
     /// The channel.
     pub channel: String,
+}
+
+/// The game a channel plays, shared by whatever reads it for every line said there (the hub
+/// parsing the line, the channel's session): a moderator's `/game` is one store to it.
+#[derive(Debug)]
+pub struct ChannelGame(AtomicUsize);
+
+impl ChannelGame {
+    fn new(game: &'static GameInfo) -> ChannelGame {
+        ChannelGame(AtomicUsize::new(Self::index(game)))
+    }
+
+    /// Its place among the games, which are few and fixed: PsiKnight's for an unknown one.
+    fn index(game: &GameInfo) -> usize {
+        crate::games::GAMES
+            .iter()
+            .position(|g| g.id == game.id)
+            .unwrap_or(0)
+    }
+
+    /// The game.
+    pub fn get(&self) -> &'static GameInfo {
+        &crate::games::GAMES[self.0.load(Ordering::Relaxed)]
+    }
+
+    fn set(&self, game: &'static GameInfo) {
+        self.0.store(Self::index(game), Ordering::Relaxed);
+    }
 }
 
 /// The realm of the console room and of transcripts.
@@ -83,7 +112,7 @@ pub struct App {
     /// Characters of the games on the seam in a fight, by channel.
     engaged: Mutex<HashMap<Id, String>>,
     /// The channels' games, as looked up: the configuration's, or a moderator's choice.
-    games: Mutex<HashMap<Id, HashMap<String, &'static GameInfo>>>,
+    games: Mutex<HashMap<Id, HashMap<String, Arc<ChannelGame>>>>,
     /// Knights in a tournament under way, by the channel it is held in.
     enlisted: Mutex<HashMap<Id, String>>,
     realms: Mutex<HashMap<String, Id>>,
@@ -339,30 +368,33 @@ impl App {
     /// The game a channel plays: a moderator's choice, remembered in the books, else the
     /// configuration's (`[games.channels]`, then `[games] default`).
     pub async fn game_of(&self, realm: Id, channel: &str) -> Result<&'static GameInfo> {
-        // Looked up for every line: by reference, without making a key.
+        Ok(self.channel_game(realm, channel).await?.get())
+    }
+
+    /// The game a channel plays, as a cell that every reader of the channel can keep: a
+    /// moderator's `/game` changes it for all of them at once.
+    pub async fn channel_game(&self, realm: Id, channel: &str) -> Result<Arc<ChannelGame>> {
         let known = self
             .games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(&realm)
-            .and_then(|channels| channels.get(channel).copied());
+            .and_then(|channels| channels.get(channel).cloned());
         if let Some(game) = known {
             return Ok(game);
         }
         let chosen = self.store.channel_game(realm, channel).await?;
         let id = chosen.unwrap_or_else(|| self.config.games.of(channel).to_string());
         let game = crate::games::find(&id).unwrap_or(&crate::games::PSIKNIGHT);
-        self.remember_game(realm, channel, game);
-        Ok(game)
-    }
-
-    fn remember_game(&self, realm: Id, channel: &str, game: &'static GameInfo) {
-        self.games
+        Ok(self
+            .games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .entry(realm)
             .or_default()
-            .insert(channel.to_string(), game);
+            .entry(channel.to_string())
+            .or_insert_with(|| Arc::new(ChannelGame::new(game)))
+            .clone())
     }
 
     /// Remembers a channel's new game, in the books and here.
@@ -374,10 +406,11 @@ impl App {
         by: &str,
         at: DateTime<Utc>,
     ) -> Result<()> {
+        let cell = self.channel_game(realm, channel).await?;
         self.store
             .set_channel_game(realm, channel, game.id, by, at)
             .await?;
-        self.remember_game(realm, channel, game);
+        cell.set(game);
         Ok(())
     }
 

@@ -1,13 +1,14 @@
 //! The hub: routes each incoming line to its channel's session actor, one tokio task per active
 //! channel, so a channel's commands are handled in order while channels run in parallel.
 
-use crate::app::App;
+use crate::app::{App, ChannelGame};
 use crate::clock::Clock;
 use crate::command::Command;
 use crate::games::GameInfo;
 use crate::narration::Narration;
 use crate::reply::Lines;
 use crate::session::Session;
+use crate::store::Id;
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;
@@ -87,12 +88,34 @@ enum Msg {
 
 type Key = (String, String);
 
+/// A channel's door: its session's mailbox, and what every line said there needs before it
+/// gets in (the realm, the channel's name in the books, the game it plays), looked up when
+/// the session opens rather than for each line.
+struct Door {
+    tx: mpsc::Sender<Box<Msg>>,
+    realm: Id,
+    book: Arc<str>,
+    game: Arc<ChannelGame>,
+}
+
+/// Where a line goes: its channel's realm, name in the books and game, and the session's
+/// mailbox if it is open.
+struct Found {
+    realm: Id,
+    book: Arc<str>,
+    game: &'static GameInfo,
+    tx: Option<mpsc::Sender<Box<Msg>>>,
+}
+
+/// The doors, by place and then channel: found for each line from the line's own names.
+type Doors = HashMap<String, HashMap<String, Door>>;
+
 /// Routes lines to session actors.
 pub struct Hub {
     app: Arc<App>,
     clock: Arc<Clock>,
     prefixes: Vec<char>,
-    sessions: Mutex<HashMap<Key, mpsc::Sender<Box<Msg>>>>,
+    sessions: Mutex<Doors>,
     /// Where live timeouts speak; `None` when deadlines are fired by hand (transcripts).
     outbox: Option<mpsc::UnboundedSender<Outgoing>>,
     /// Lines for other channels than the one spoken in, kept for [`Hub::take_notices`] when
@@ -153,24 +176,30 @@ impl Hub {
         &self.clock
     }
 
+    /// The open door of `channel` in `realm`, if any.
+    fn door(&self, realm: &str, channel: &str) -> Option<Found> {
+        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let door = sessions.get(realm)?.get(channel)?;
+        (!door.tx.is_closed()).then(|| Found {
+            realm: door.realm,
+            book: door.book.clone(),
+            game: door.game.get(),
+            tx: Some(door.tx.clone()),
+        })
+    }
+
     async fn session(&self, realm: &str, channel: &str) -> Result<mpsc::Sender<Box<Msg>>> {
-        let key = (realm.to_string(), channel.to_string());
-        if let Some(tx) = self
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            if !tx.is_closed() {
-                return Ok(tx.clone());
-            }
+        if let Some(Found { tx: Some(tx), .. }) = self.door(realm, channel) {
+            return Ok(tx);
         }
         let realm_id = self.app.realm(realm).await?;
-        let book = self.app.book_channel(realm, channel);
+        let book: Arc<str> = self.app.book_channel(realm, channel).into();
+        let game = self.app.channel_game(realm_id, &book).await?;
         self.app.store.locate(realm_id, &book, realm);
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tx) = sessions.get(&key).filter(|tx| !tx.is_closed()) {
-            return Ok(tx.clone());
+        let doors = sessions.entry(realm.to_string()).or_default();
+        if let Some(door) = doors.get(channel).filter(|d| !d.tx.is_closed()) {
+            return Ok(door.tx.clone());
         }
         let (tx, rx) = mpsc::channel(MAILBOX);
         let session =
@@ -183,8 +212,45 @@ impl Hub {
         });
         let spoke = self.app.clone();
         tokio::spawn(actor(session, rx, self.clock.clone(), timers, spoke));
-        sessions.insert(key, tx.clone());
+        doors.insert(
+            channel.to_string(),
+            Door {
+                tx: tx.clone(),
+                realm: realm_id,
+                book,
+                game,
+            },
+        );
         Ok(tx)
+    }
+
+    /// The place and channel of every session opened.
+    fn keys(&self) -> Vec<Key> {
+        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        sessions
+            .iter()
+            .flat_map(|(place, doors)| doors.keys().map(|c| (place.clone(), c.clone())))
+            .collect()
+    }
+
+    /// The realm, book name and game of a line's channel, and its session if open: for a
+    /// channel already open, one lookup.
+    async fn find(&self, incoming: &Incoming) -> Result<Found> {
+        if let Some(found) = self.door(&incoming.realm, &incoming.channel) {
+            return Ok(found);
+        }
+        let realm = self.app.realm(&incoming.realm).await?;
+        let book: Arc<str> = self
+            .app
+            .book_channel(&incoming.realm, &incoming.channel)
+            .into();
+        let game = self.app.game_of(realm, &book).await?;
+        Ok(Found {
+            realm,
+            book,
+            game,
+            tx: None,
+        })
     }
 
     /// Handles one line of chat; returns the replies for its channel (none for ordinary chat).
@@ -200,13 +266,8 @@ impl Hub {
 
     /// Handles one line of chat: the replies for its channel and those for its speaker alone.
     pub async fn answer(&self, incoming: &Incoming, rights: Rights) -> Answer {
-        let book = self.app.book_channel(&incoming.realm, &incoming.channel);
-        let found = match self.app.realm(&incoming.realm).await {
-            Ok(realm) => self.app.game_of(realm, &book).await.map(|g| (realm, g)),
-            Err(e) => Err(e),
-        };
-        let (realm_id, game) = match found {
-            Ok(found) => found,
+        let (realm_id, book, game, tx) = match self.find(incoming).await {
+            Ok(found) => (found.realm, found.book, found.game, found.tx),
             Err(e) => {
                 tracing::error!("cannot tell the game of {}: {e:#}", incoming.channel);
                 return unread();
@@ -300,9 +361,13 @@ impl Hub {
             command,
             reply,
         };
-        let answer = self
-            .ask(&incoming.realm, &incoming.channel, msg, answer)
-            .await;
+        let answer = match tx {
+            Some(tx) => Self::post(tx, msg, answer).await,
+            None => {
+                self.ask(&incoming.realm, &incoming.channel, msg, answer)
+                    .await
+            }
+        };
         self.app.spoke(&incoming.realm, &book);
         if scheduled {
             match self
@@ -342,12 +407,9 @@ impl Hub {
             channels.extend(held.into_iter().filter_map(here));
         }
         let keys: Vec<Key> = self
-            .sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
             .keys()
+            .into_iter()
             .filter(|(r, _)| r == realm)
-            .cloned()
             .collect();
         for (r, channel) in keys {
             let (reply, answer) = oneshot::channel();
@@ -430,14 +492,22 @@ impl Hub {
         msg: Msg,
         answer: oneshot::Receiver<T>,
     ) -> T {
-        let sent = match self.session(realm, channel).await {
-            Ok(tx) => tx.send(Box::new(msg)).await.is_ok(),
+        match self.session(realm, channel).await {
+            Ok(tx) => Self::post(tx, msg, answer).await,
             Err(e) => {
                 tracing::error!("cannot open a session for {channel}: {e:#}");
-                false
+                T::default()
             }
-        };
-        if !sent {
+        }
+    }
+
+    /// Sends `msg` to a session and awaits its answer; the default if the session is gone.
+    async fn post<T: Default>(
+        tx: mpsc::Sender<Box<Msg>>,
+        msg: Msg,
+        answer: oneshot::Receiver<T>,
+    ) -> T {
+        if tx.send(Box::new(msg)).await.is_err() {
             return T::default();
         }
         answer.await.unwrap_or_default()
@@ -481,14 +551,7 @@ impl Hub {
         // the bound only guards against a session that would not.
         for _ in 0..100_000 {
             let mut earliest: Option<(DateTime<Utc>, Key)> = None;
-            let keys: Vec<Key> = self
-                .sessions
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .keys()
-                .cloned()
-                .collect();
-            for key in keys {
+            for key in self.keys() {
                 let (reply, answer) = oneshot::channel();
                 if let Some(d) = self
                     .ask(&key.0, &key.1, Msg::Deadline { reply }, answer)

@@ -6,8 +6,8 @@
 //! deadline already past, so a command always meets the channel as it stands; the common
 //! commands are answered here or by the core, the game's own by its table.
 
-use crate::app::App;
 use crate::app::Rights;
+use crate::app::{App, ChannelGame};
 use crate::command::{Access, Command};
 use crate::dice::FightDice;
 use crate::games::GameInfo;
@@ -28,8 +28,9 @@ pub struct Session {
     channel: String,
     /// The fights of the channel's game, made on first use.
     table: Option<Box<dyn Table>>,
-    /// The channel's game, once looked up; only this session changes it (`/game`).
-    game: Option<&'static GameInfo>,
+    /// The channel's game, once looked up (the cell the hub reads too); only this session
+    /// changes it (`/game`).
+    game: Option<Arc<ChannelGame>>,
     /// The channel's narration, once looked up; only this session changes it (`/narration`).
     narration: Option<crate::narration::Narration>,
     /// The transport's narration, for a channel neither the configuration nor a moderator set.
@@ -83,6 +84,12 @@ impl Session {
         self.table.as_ref().is_some_and(|t| t.has_fight())
     }
 
+    /// The table held, if it is the channel's game's.
+    fn held(&self) -> Option<&dyn Table> {
+        let game = self.game.as_ref()?.get();
+        self.table.as_deref().filter(|t| t.game() == game.id)
+    }
+
     /// The table of the channel's game, made on first use.
     async fn table(&mut self) -> Result<&mut Box<dyn Table>> {
         let game = self.game().await?;
@@ -103,12 +110,13 @@ impl Session {
     /// The channel's game. The lookup is boxed: every channel's task would otherwise be sized
     /// for a database read it makes once.
     async fn game(&mut self) -> Result<&'static GameInfo> {
-        if let Some(game) = self.game {
-            return Ok(game);
+        if let Some(game) = &self.game {
+            return Ok(game.get());
         }
-        let game = Box::pin(self.app.game_of(self.realm, &self.channel)).await?;
+        let game = Box::pin(self.app.channel_game(self.realm, &self.channel)).await?;
+        let playing = game.get();
         self.game = Some(game);
-        Ok(game)
+        Ok(playing)
     }
 
     /// `/game [ID]`: which game the channel plays, or a moderator's change of it.
@@ -155,7 +163,6 @@ impl Session {
             .set_game_of(self.realm, &self.channel, game, user, now)
             .await?;
         self.table = None;
-        self.game = Some(game);
         Ok(vec![format!(
             "{} now plays {} ({}): {}.",
             self.channel, game.name, game.id, game.start
@@ -243,7 +250,12 @@ impl Session {
         now: DateTime<Utc>,
     ) -> Result<Lines> {
         let channel = self.channel.clone();
-        let table = self.table().await?;
+        // The table held, without a future the size of making one: a move's future is boxed
+        // for every command, and a small box is the allocator's fast path.
+        let table = match self.held() {
+            Some(_) => self.table.as_mut().context("a table is held")?,
+            None => Box::pin(self.table()).await?,
+        };
         if let Some(lines) = table.handle(user, rights, &command, now).await? {
             return Ok(lines);
         }
@@ -252,7 +264,10 @@ impl Session {
             Command::Roll { expr } => Ok(vec![roll(&self.app, user, &expr)]),
             Command::Help { topic } => Ok(crate::command::help(topic.as_deref(), '/')),
             c if crate::history::handles(&c) => {
-                crate::history::handle(&self.app, self.realm, game.id, user, c).await
+                Box::pin(crate::history::handle(
+                    &self.app, self.realm, game.id, user, c,
+                ))
+                .await
             }
             other => {
                 let words = other.words();

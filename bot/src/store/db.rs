@@ -481,14 +481,16 @@ impl<'e> Executor<'e> for &'e mut Conn {
     }
 }
 
+/// The query with its arguments bound, given to it: text bound by reference would be copied
+/// again when the query leaves for the database's thread.
 macro_rules! bound {
     ($sql:expr, $args:expr) => {{
         let mut query = sqlx::query($sql);
         for arg in $args {
             query = match arg {
-                Arg::Int(v) => query.bind(*v),
-                Arg::Text(v) => query.bind(v.as_deref()),
-                Arg::Real(v) => query.bind(*v),
+                Arg::Int(v) => query.bind(v),
+                Arg::Text(v) => query.bind(v),
+                Arg::Real(v) => query.bind(v),
             };
         }
         query
@@ -501,7 +503,7 @@ async fn run_sqlite<'e, E: sqlx::Executor<'e, Database = Sqlite>>(
     args: Vec<Arg>,
     rows: bool,
 ) -> sqlx::Result<Out> {
-    let query = bound!(sql, &args);
+    let query = bound!(sql, args);
     if !rows {
         let done = query.execute(on).await?;
         return Ok(Out::Done(Done {
@@ -545,7 +547,7 @@ async fn run_postgres<'e, E: sqlx::Executor<'e, Database = Postgres>>(
     rows: bool,
 ) -> sqlx::Result<Out> {
     let sql = numbered(sql);
-    let query = bound!(&sql, &args);
+    let query = bound!(&sql, args);
     if !rows {
         let done = query.execute(on).await?;
         return Ok(Out::Done(Done {

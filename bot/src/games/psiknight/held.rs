@@ -586,6 +586,15 @@ impl Tiltyard {
         Ok(())
     }
 
+    /// After a fight: the tournament here goes on. A channel holding none has nothing to move,
+    /// and its ends are most fights', which then allocate no tournament's future.
+    pub(super) async fn after_fight(&mut self, now: DateTime<Utc>) -> Result<Lines> {
+        if self.held.list.is_empty() {
+            return Ok(Vec::new());
+        }
+        Box::pin(self.continue_tournaments(now)).await
+    }
+
     /// Moves the tournaments here on as far as they can go without a player: starts one that is
     /// due, starts the next match, or ends one that is over.
     pub(super) async fn continue_tournaments(&mut self, now: DateTime<Utc>) -> Result<Lines> {

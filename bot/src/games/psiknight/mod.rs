@@ -380,7 +380,7 @@ impl Ruleset for PsiKnight {
         now: DateTime<Utc>,
     ) -> impl Future<Output = Result<Lines>> + Send + '_ {
         // The tournament here goes on with its next match, stage or start.
-        r.continue_tournaments(now)
+        r.after_fight(now)
     }
 
     fn defaults(
@@ -578,8 +578,11 @@ impl Tiltyard {
         accept: bool,
         now: DateTime<Utc>,
     ) -> Result<Option<Lines>> {
-        if let Some(lines) = self.melee_answer(user, accept, now).await? {
-            return Ok(Some(lines));
+        // Boxed where it is rare, so that a fight's /decline (R41) stays a small future.
+        if self.running().is_some() {
+            if let Some(lines) = Box::pin(self.melee_answer(user, accept, now)).await? {
+                return Ok(Some(lines));
+            }
         }
         if self.fight.is_some() {
             return Ok(None);
@@ -592,9 +595,9 @@ impl Tiltyard {
             return Ok(None);
         }
         if accept {
-            office::accept(&self.app, self.realm, user, now).await
+            Box::pin(office::accept(&self.app, self.realm, user, now)).await
         } else {
-            office::decline(&self.app, self.realm, user, now).await
+            Box::pin(office::decline(&self.app, self.realm, user, now)).await
         }
     }
 
