@@ -33,6 +33,25 @@ pub struct Said {
     pub channel: String,
 }
 
+/// One who hears what is said where ([`App::listen`]), counted while it listens.
+pub struct Listener {
+    rx: tokio::sync::broadcast::Receiver<Said>,
+    listeners: Arc<AtomicUsize>,
+}
+
+impl Listener {
+    /// The next channel that speaks; an error if notices were missed or none will come.
+    pub async fn recv(&mut self) -> Result<Said, tokio::sync::broadcast::error::RecvError> {
+        self.rx.recv().await
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.listeners.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// The game a channel plays, shared by whatever reads it for every line said there (the hub
 /// parsing the line, the channel's session): a moderator's `/game` is one store to it.
 #[derive(Debug)]
@@ -124,6 +143,9 @@ pub struct App {
     pub confirmations: crate::confirm::Confirmations,
     /// What was said where, for whoever listens (the web's live pages).
     pub said: tokio::sync::broadcast::Sender<Said>,
+    /// How many listen to [`App::said`] ([`App::listen`]): read for every line spoken, where
+    /// the channel's own count would take its lock.
+    listeners: Arc<AtomicUsize>,
     /// How many times a channel has spoken: what the web's pages keep is good until it moves.
     spoken: std::sync::atomic::AtomicU64,
 }
@@ -173,6 +195,7 @@ impl App {
             events: None,
             confirmations: crate::confirm::Confirmations::default(),
             said: tokio::sync::broadcast::channel(1024).0,
+            listeners: Arc::new(AtomicUsize::new(0)),
             spoken: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -444,11 +467,20 @@ impl App {
     pub fn spoke(&self, realm: &str, channel: &str) {
         self.spoken
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if self.said.receiver_count() > 0 {
+        if self.listeners.load(Ordering::Relaxed) > 0 {
             let _ = self.said.send(Said {
                 realm: self.config.realm_of(realm).to_string(),
                 channel: channel.to_string(),
             });
+        }
+    }
+
+    /// Hears what is said where from now on ([`App::spoke`]): the web's live pages.
+    pub fn listen(&self) -> Listener {
+        self.listeners.fetch_add(1, Ordering::Relaxed);
+        Listener {
+            rx: self.said.subscribe(),
+            listeners: self.listeners.clone(),
         }
     }
 

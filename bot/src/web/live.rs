@@ -15,11 +15,7 @@ use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 
 /// Waits until `channel` of `realm` speaks; `false` once no one will speak again.
-async fn spoke(
-    rx: &mut tokio::sync::broadcast::Receiver<crate::app::Said>,
-    realm: &str,
-    channel: &str,
-) -> bool {
+async fn spoke(rx: &mut crate::app::Listener, realm: &str, channel: &str) -> bool {
     loop {
         match rx.recv().await {
             Ok(said) if said.realm == realm && said.channel == channel => return true,
@@ -46,7 +42,7 @@ pub async fn fight(
     let realm_id = web.realm(&realm).await?;
     let f = fight::find(&web, realm_id, &id).await?;
     let from: usize = q.get("from").and_then(|s| s.parse().ok()).unwrap_or(0);
-    let rx = web.app.said.subscribe();
+    let rx = web.app.listen();
     let stream = futures::stream::unfold(
         (web, rx, realm, f, from, true, false),
         move |(web, mut rx, realm, f, mut sent, first, done)| async move {
@@ -91,7 +87,7 @@ pub async fn tournament(
 ) -> Answer {
     let (realm_id, t) = web.tournament(&realm, &id).await?;
     let id = t.id;
-    let rx = web.app.said.subscribe();
+    let rx = web.app.listen();
     let seen = snapshot(&web, realm_id, id).await;
     let stream = futures::stream::unfold(
         (web, rx, realm, t.channel, seen),

@@ -804,10 +804,11 @@ impl Tiltyard {
             FightAward::None => String::new(),
         }];
         lines.retain(|l| !l.is_empty());
-        // R33: the loser of a fight for ransom is captured.
+        // R33: the loser of a fight for ransom is captured (boxed: it is rare, and every end's
+        // future would otherwise be its size).
         if let (Some(w), true) = (winner_side, f.own.booked.for_ransom) {
             lines.extend(
-                office::capture_after_fight(
+                Box::pin(office::capture_after_fight(
                     &self.app,
                     self.realm,
                     f.id,
@@ -815,7 +816,7 @@ impl Tiltyard {
                     knights[w.other().index()],
                     &f.own.sides.users[w.index()],
                     now,
-                )
+                ))
                 .await?,
             );
         }
