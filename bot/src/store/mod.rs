@@ -713,9 +713,6 @@ async fn book_writer(
     }
 }
 
-/// The book writer's page cache on a SQLite file: at most 16 MB (SQLite's default is 2 MB).
-const WRITER_CACHE: &str = "PRAGMA cache_size = -16384";
-
 /// Commits of the book writer between two checkpoints it asks for.
 const CHECKPOINT_COMMITS: u32 = 128;
 
@@ -727,13 +724,12 @@ const WAL_RESTART_FRAMES: i64 = 4096;
 async fn writer_connection(pool: &Db, kept: bool) -> Result<Conn> {
     let mut conn = pool.acquire().await?;
     if kept {
+        // Its page cache stays SQLite's default (about 2 MB): a larger one reads back fewer
+        // pages, but every commit then walks its page table and allocates pages anew, which
+        // cost the writer's thread more than the reads saved (the pipeline bench).
         db::query("PRAGMA wal_autocheckpoint = 0")
             .execute(&mut conn)
             .await?;
-        // Every end touches the fights, the claims, the ledger and the sums' log: with
-        // SQLite's default 2 MB of pages the writer read back from the file pages it had just
-        // written.
-        db::query(WRITER_CACHE).execute(&mut conn).await?;
     }
     Ok(conn)
 }
