@@ -192,9 +192,7 @@ impl Hub {
         if let Some(Found { tx: Some(tx), .. }) = self.door(realm, channel) {
             return Ok(tx);
         }
-        let realm_id = self.app.realm(realm).await?;
-        let book: Arc<str> = self.app.book_channel(realm, channel).into();
-        let game = self.app.channel_game(realm_id, &book).await?;
+        let (realm_id, book, game) = self.look_up(realm, channel).await?;
         self.app.store.locate(realm_id, &book, realm);
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         let doors = sessions.entry(realm.to_string()).or_default();
@@ -239,18 +237,25 @@ impl Hub {
         if let Some(found) = self.door(&incoming.realm, &incoming.channel) {
             return Ok(found);
         }
-        let realm = self.app.realm(&incoming.realm).await?;
-        let book: Arc<str> = self
-            .app
-            .book_channel(&incoming.realm, &incoming.channel)
-            .into();
-        let game = self.app.game_of(realm, &book).await?;
+        let (realm, book, game) = self.look_up(&incoming.realm, &incoming.channel).await?;
         Ok(Found {
             realm,
             book,
-            game,
+            game: game.get(),
             tx: None,
         })
+    }
+
+    /// A channel's realm, name in the books and game, as the configuration and the books say.
+    async fn look_up(
+        &self,
+        place: &str,
+        channel: &str,
+    ) -> Result<(Id, Arc<str>, Arc<ChannelGame>)> {
+        let realm = self.app.realm(place).await?;
+        let book: Arc<str> = self.app.book_channel(place, channel).into();
+        let game = self.app.channel_game(realm, &book).await?;
+        Ok((realm, book, game))
     }
 
     /// Handles one line of chat; returns the replies for its channel (none for ordinary chat).

@@ -84,10 +84,12 @@ impl Session {
         self.table.as_ref().is_some_and(|t| t.has_fight())
     }
 
-    /// The table held, if it is the channel's game's.
-    fn held(&self) -> Option<&dyn Table> {
-        let game = self.game.as_ref()?.get();
-        self.table.as_deref().filter(|t| t.game() == game.id)
+    /// Whether the table held is the channel's game's.
+    fn holds_table(&self) -> bool {
+        let (Some(game), Some(table)) = (&self.game, &self.table) else {
+            return false;
+        };
+        table.game() == game.get().id
     }
 
     /// The table of the channel's game, made on first use.
@@ -252,9 +254,9 @@ impl Session {
         let channel = self.channel.clone();
         // The table held, without a future the size of making one: a move's future is boxed
         // for every command, and a small box is the allocator's fast path.
-        let table = match self.held() {
-            Some(_) => self.table.as_mut().context("a table is held")?,
-            None => Box::pin(self.table()).await?,
+        let table = match self.holds_table() {
+            true => self.table.as_mut().context("a table is held")?,
+            false => Box::pin(self.table()).await?,
         };
         if let Some(lines) = table.handle(user, rights, &command, now).await? {
             return Ok(lines);
