@@ -388,14 +388,9 @@ impl App {
         release(&self.engaged, ids)
     }
 
-    /// The game a channel plays: a moderator's choice, remembered in the books, else the
-    /// configuration's (`[games.channels]`, then `[games] default`).
-    pub async fn game_of(&self, realm: Id, channel: &str) -> Result<&'static GameInfo> {
-        Ok(self.channel_game(realm, channel).await?.get())
-    }
-
-    /// The game a channel plays, as a cell that every reader of the channel can keep: a
-    /// moderator's `/game` changes it for all of them at once.
+    /// The game a channel plays (a moderator's choice, remembered in the books, else the
+    /// configuration's: `[games.channels]`, then `[games] default`), as a cell that every
+    /// reader of the channel can keep: a moderator's `/game` changes it for all of them at once.
     pub async fn channel_game(&self, realm: Id, channel: &str) -> Result<Arc<ChannelGame>> {
         let known = self
             .games
